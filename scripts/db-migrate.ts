@@ -1,0 +1,100 @@
+/**
+ * Migration histories, one per provider, both generated from prisma/schema.prisma.
+ *
+ *   tsx scripts/db-migrate.ts deploy       apply pending migrations to DATABASE_URL
+ *   tsx scripts/db-migrate.ts new <name>   add a migration to both histories (SQLite and PostgreSQL)
+ *   tsx scripts/db-migrate.ts check        exit 1 when a history or the derived schema is stale
+ *
+ * `new` and `check` replay each history into a shadow database and diff it against the model. The
+ * PostgreSQL side needs a server: TEST_POSTGRES_URL, default postgresql://postgres@127.0.0.1:5432/test
+ * (only its shadow databases are written to).
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { DEFAULT_DATABASE_URL, type Provider, prismaPaths } from '../src/db/database-url.ts';
+import { applyMigrations } from '../src/db/migrate.ts';
+import { derivePostgresSchema } from './derive-schemas.ts';
+
+const run = promisify(execFile);
+const cliUrls: Record<Provider, string> = {
+  // The SQLite shadow database lives in memory; this file is never created.
+  sqlite: `file:${join(tmpdir(), 'rrs-migrate-diff.db')}`,
+  postgresql: process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test',
+};
+
+/** SQL that would bring the provider's migration history up to the model ('' when in step). */
+export async function pendingSql(provider: Provider): Promise<string> {
+  const { migrations, schema } = prismaPaths[provider];
+  const { stdout } = await run(
+    'npx',
+    [
+      'prisma',
+      'migrate',
+      'diff',
+      '--from-migrations',
+      migrations,
+      '--to-schema-datamodel',
+      schema,
+      '--script',
+    ],
+    { env: { ...process.env, DATABASE_URL: cliUrls[provider], PRISMA_HIDE_UPDATE_MESSAGE: '1' } },
+  );
+  return stdout.replace('-- This is an empty migration.', '').trim();
+}
+
+async function main(): Promise<void> {
+  const [command, name] = process.argv.slice(2);
+  if (command === 'deploy') {
+    await applyMigrations(process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
+    console.log('migrations applied');
+    return;
+  }
+  const derived = derivePostgresSchema(readFileSync(prismaPaths.sqlite.schema, 'utf8'));
+  if (command === 'new') {
+    if (!name || !/^[a-z0-9_]+$/.test(name)) throw new Error('usage: db-migrate new <snake_case_name>');
+    writeFileSync(prismaPaths.postgresql.schema, derived);
+    const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+    for (const provider of ['sqlite', 'postgresql'] as const) {
+      const sql = await pendingSql(provider);
+      if (!sql) {
+        console.log(`${provider}: already in step, no migration written`);
+        continue;
+      }
+      const dir = join(prismaPaths[provider].migrations, `${stamp}_${name}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'migration.sql'), `${sql}\n`);
+      console.log(`${provider}: wrote ${dir}/migration.sql`);
+    }
+    return;
+  }
+  if (command === 'check') {
+    const problems: string[] = [];
+    if (readFileSync(prismaPaths.postgresql.schema, 'utf8') !== derived) {
+      problems.push(`${prismaPaths.postgresql.schema} is stale: run npm run db:derive`);
+    }
+    for (const provider of ['sqlite', 'postgresql'] as const) {
+      const sql = await pendingSql(provider);
+      if (sql)
+        problems.push(
+          `${provider} migrations are behind the model (npm run db:migration:new -- <name>); missing:\n${sql}`,
+        );
+    }
+    if (problems.length > 0) {
+      console.error(problems.join('\n'));
+      process.exit(1);
+    }
+    console.log('schemas and both migration histories are in step with the model');
+    return;
+  }
+  throw new Error('usage: db-migrate deploy | new <name> | check');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
