@@ -1,0 +1,180 @@
+/**
+ * createApp(): the Express application. Request flow:
+ *
+ *   HTTP → pino-http (request id) → CORS → body parsers → session
+ *        → /graphql: Yoga
+ *        → /api: route table → named operation → Yoga's enveloped pipeline → same resolvers
+ *
+ * plus /healthz (process up) and /readyz (database reachable).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PrismaSessionStore } from '@quixo3/prisma-session-store';
+import cors from 'cors';
+import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
+import session from 'express-session';
+import { pinoHttp } from 'pino-http';
+import type { Config } from './config.ts';
+import { createContextFactory, type Services } from './context.ts';
+import { db } from './db/client.ts';
+import { messages } from './errors.ts';
+import { createGraphQLServer } from './graphql/yoga.ts';
+import { HttpClient } from './lib/http-client.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createOperationRunner } from './rest/execute.ts';
+import { loadOperations } from './rest/operations.ts';
+import { buildLegacyRouter } from './rest/router.ts';
+import { legacyRoutes } from './rest/routes/index.ts';
+
+export interface AppOptions {
+  logger?: Logger;
+}
+
+export interface App {
+  app: express.Express;
+  services: Services;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Origins (scheme://host:port) of the configured labs: the only ones allowed credentials. */
+export function labOrigins(config: Config): Set<string> {
+  return new Set(config.labs.map((lab) => new URL(lab.baseUrl).origin));
+}
+
+/**
+ * The configured session secret, or one generated once and stored in the database so that every
+ * instance sharing it signs cookies alike.
+ */
+export async function resolveSessionSecret(config: Config): Promise<string> {
+  if (config.sessionSecret) return config.sessionSecret;
+  const key = 'sessionSecret';
+  await db.serviceSetting.upsert({
+    where: { key },
+    create: { key, value: randomBytes(32).toString('base64url') },
+    update: {},
+  });
+  return (await db.serviceSetting.findUniqueOrThrow({ where: { key } })).value;
+}
+
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const allowedBaseUrls = [...config.labs, ...config.peers].map((remote) => remote.baseUrl);
+  const services: Services = {
+    config,
+    logger,
+    http: new HttpClient({
+      allowedBaseUrls: () => allowedBaseUrls,
+      maxResponseBytes: config.http.maxResponseBytes,
+    }),
+  };
+  const createContext = createContextFactory(services);
+  const yoga = createGraphQLServer(services, createContext);
+  const operations = loadOperations(yoga.getEnveloped().schema);
+  const runOperation = createOperationRunner(yoga, operations);
+
+  const origins = labOrigins(config);
+  const corsFor = (allowMethods?: string) =>
+    cors((req, callback) => {
+      const isPublic = ((req as { originalUrl?: string }).originalUrl ?? '').includes('/public/');
+      const origin = req.headers.origin;
+      callback(null, {
+        // `/public/` answers are the same for everyone and may be cached by proxies.
+        origin: isPublic ? '*' : origin !== undefined && origins.has(origin) ? origin : false,
+        credentials: !isPublic,
+        methods: allowMethods ?? 'GET,POST,DELETE,OPTIONS',
+        allowedHeaders: ['Content-Type', 'X-ApiToken', 'X-Request-Id'],
+        exposedHeaders: ['X-Request-Id'],
+        maxAge: 600,
+      });
+    });
+
+  const sessionStore = new PrismaSessionStore(db as never, {
+    checkPeriod: config.session.sweepIntervalSeconds * 1000 || undefined,
+    dbRecordIdIsSessionId: true,
+    logger: false,
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.http.trustProxy);
+  app.set('query parser', 'extended');
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req: IncomingMessage, res: ServerResponse) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (req, res) => {
+    try {
+      await db.$queryRawUnsafe('SELECT 1');
+      res.json({ status: 'ok' });
+    } catch (error) {
+      req.log.error({ err: error }, 'readiness check failed');
+      res.status(503).json({ status: 'unavailable' });
+    }
+  });
+
+  app.use(['/api', '/graphql'], corsFor());
+  const limit = config.http.bodyLimit;
+  app.use(['/api', '/graphql'], express.json({ limit, type: ['application/json', 'application/*+json'] }));
+  app.use('/api', express.urlencoded({ limit, extended: true }), express.text({ limit, type: 'text/plain' }));
+  app.use(
+    ['/api', '/graphql'],
+    session({
+      name: config.session.cookieName,
+      secret: await resolveSessionSecret(config),
+      store: sessionStore,
+      resave: false,
+      saveUninitialized: false,
+      rolling: true,
+      proxy: config.http.trustProxy !== false,
+      cookie: {
+        httpOnly: true,
+        sameSite: config.session.sameSite,
+        secure: config.session.secure,
+        maxAge: config.session.maxAgeSeconds * 1000,
+      },
+    }),
+  );
+
+  app.all('/graphql', (req: Request, res: Response) => yoga(req, res, { req, res }));
+  app.use('/api', buildLegacyRouter(legacyRoutes, new Set(operations.keys()), runOperation, corsFor));
+
+  const handleErrors: ErrorRequestHandler = (error, req, res, _next) => {
+    if (res.headersSent) return;
+    if (error?.type === 'entity.parse.failed') {
+      res.status(400).json({ success: false, error: messages.invalidJson });
+    } else if (error?.type === 'entity.too.large') {
+      res.status(413).json({ success: false, error: messages.bodyTooLarge });
+    } else if (typeof error?.status === 'number' && error.status >= 400 && error.status < 500) {
+      res
+        .status(error.status)
+        .json({ success: false, error: String(error.expose ? error.message : 'Requête invalide') });
+    } else {
+      req.log.error({ err: error }, 'unexpected error');
+      res.status(500).json({ success: false, error: messages.internal });
+    }
+  };
+  app.use(handleErrors);
+
+  return {
+    app,
+    services,
+    close: async () => {
+      await sessionStore.shutdown();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * The closed catalogue of generic permissions a role can grant (compatibility notes §2), and the
+ * mapping from a person's roles to them. Per-resource and per-group rules live in the policies of
+ * their domains and build on these.
+ */
+export const PERMISSIONS = [
+  'allRights',
+  'create',
+  'createAll',
+  'read',
+  'update',
+  'updateAuteurs',
+  'updateGroupes',
+  'delete',
+  'deleteVersion',
+  'index',
+  'publish',
+  'correction',
+  'createGroupe',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Permissions granted by a set of roles; unknown roles grant nothing. */
+export function permissionsOf(
+  roles: Iterable<string>,
+  roleTable: Readonly<Record<string, readonly Permission[]>>,
+) {
+  const granted = new Set<Permission>();
+  for (const role of roles) for (const permission of roleTable[role] ?? []) granted.add(permission);
+  return granted;
+}

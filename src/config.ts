@@ -1,0 +1,162 @@
+/**
+ * The service configuration: one typed, frozen object, validated with zod at start. Sources, later
+ * ones winning: the JSON file (`CONFIG_FILE`, default config/default.json), then environment
+ * variables (`PORT`, `DATABASE_URL`, `BASE_ID`, `BASE_URL`, `API_TOKENS`, `SESSION_SECRET`,
+ * `LOG_LEVEL`).
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { PERMISSIONS, type Permission } from './auth/permissions.ts';
+import { DEFAULT_DATABASE_URL, providerOf } from './db/database-url.ts';
+
+const baseUrl = z
+  .string()
+  .url()
+  .refine((url) => url.endsWith('/'), 'must end with "/"');
+
+/** Role → permissions, as in the compatibility notes (§2). `allRights` is the token-level right. */
+export const DEFAULT_ROLES: Record<string, Permission[]> = {
+  admin: [...PERMISSIONS],
+  editeur: [
+    'create',
+    'createAll',
+    'read',
+    'update',
+    'updateAuteurs',
+    'updateGroupes',
+    'delete',
+    'deleteVersion',
+    'index',
+    'publish',
+    'correction',
+    'createGroupe',
+  ],
+  indexateur: ['index', 'createGroupe'],
+  formateur: ['create', 'read', 'createGroupe'],
+  acces_correction: ['correction'],
+  eleve: ['read'],
+};
+
+export const configSchema = z
+  .object({
+    port: z.coerce.number().int().min(0).max(65535).default(3000),
+    databaseUrl: z
+      .string()
+      .default(DEFAULT_DATABASE_URL)
+      .superRefine((url, ctx) => {
+        try {
+          providerOf(url);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+      }),
+    baseId: z
+      .string()
+      .min(1)
+      .regex(/^[^/\s]+$/, 'must not contain "/" or spaces'),
+    baseUrl,
+    labs: z.array(z.object({ baseId: z.string().min(1), baseUrl, name: z.string().optional() })).default([]),
+    peers: z
+      .array(z.object({ baseId: z.string().min(1), baseUrl, apiToken: z.string().min(1).optional() }))
+      .default([]),
+    apiTokens: z.array(z.string().min(16, 'an API token needs at least 16 characters')).default([]),
+    /** Signs session cookies. When absent, a secret is generated once and shared through the database. */
+    sessionSecret: z.string().min(16, 'needs at least 16 characters').optional(),
+    listeNbDefault: z.number().int().positive().default(25),
+    maxSql: z.number().int().positive().default(500),
+    listeMax: z.number().int().positive(),
+    roles: z.record(z.string(), z.array(z.enum(PERMISSIONS))).default(DEFAULT_ROLES),
+    session: z
+      .object({
+        cookieName: z.string().min(1).default('connect.sid'),
+        maxAgeSeconds: z
+          .number()
+          .int()
+          .positive()
+          .default(60 * 60 * 24 * 7),
+        // Labs call the service from their own site: production behind HTTPS wants "none".
+        sameSite: z.enum(['lax', 'strict', 'none']).default('lax'),
+        secure: z.union([z.boolean(), z.literal('auto')]).default('auto'),
+        /** Interval of the expired-session sweep; 0 disables it. */
+        sweepIntervalSeconds: z.number().int().min(0).default(600),
+      })
+      .prefault({}),
+    http: z
+      .object({
+        bodyLimit: z.string().default('8mb'),
+        /** Express `trust proxy`: set when behind a load balancer so client addresses and HTTPS are seen. */
+        trustProxy: z.union([z.boolean(), z.number(), z.string()]).default(false),
+        labTimeoutMs: z.number().int().positive().default(5000),
+        peerTimeoutMs: z.number().int().positive().default(3000),
+        maxResponseBytes: z
+          .number()
+          .int()
+          .positive()
+          .default(2 * 1024 * 1024),
+      })
+      .prefault({}),
+    graphql: z
+      .object({
+        maxDepth: z.number().int().positive().default(12),
+        maxAliases: z.number().int().positive().default(20),
+        maxCost: z.number().int().positive().default(5000),
+        maxTokens: z.number().int().positive().default(5000),
+        maxDirectives: z.number().int().positive().default(20),
+        graphiql: z.boolean().default(true),
+        /** Shows the original message of unexpected errors; never in production. */
+        exposeInternalErrors: z.boolean().default(false),
+      })
+      .prefault({}),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((config, ctx) => {
+    if (config.listeNbDefault > config.maxSql) {
+      ctx.addIssue({ code: 'custom', path: ['listeNbDefault'], message: 'must not exceed maxSql' });
+    }
+  });
+
+export type Config = Readonly<z.infer<typeof configSchema>>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Validates a configuration object; throws a ConfigError listing every problem. */
+export function parseConfig(input: unknown): Config {
+  const result = configSchema.safeParse(input);
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  return Object.freeze(result.data);
+}
+
+/** Reads the JSON file and the environment, then validates. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const file = env.CONFIG_FILE || 'config/default.json';
+  let fromFile: Record<string, unknown>;
+  try {
+    fromFile = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`Cannot read configuration file ${file}: ${(error as Error).message}`);
+  }
+  if (typeof fromFile !== 'object' || fromFile === null || Array.isArray(fromFile)) {
+    throw new ConfigError(`Configuration file ${file} must hold a JSON object`);
+  }
+  const overrides: Record<string, unknown> = {};
+  if (env.PORT) overrides.port = env.PORT;
+  if (env.DATABASE_URL) overrides.databaseUrl = env.DATABASE_URL;
+  if (env.BASE_ID) overrides.baseId = env.BASE_ID;
+  if (env.BASE_URL) overrides.baseUrl = env.BASE_URL;
+  if (env.API_TOKENS !== undefined) {
+    overrides.apiTokens = env.API_TOKENS.split(',')
+      .map((token) => token.trim())
+      .filter(Boolean);
+  }
+  if (env.SESSION_SECRET) overrides.sessionSecret = env.SESSION_SECRET;
+  if (env.LOG_LEVEL) overrides.logLevel = env.LOG_LEVEL;
+  return parseConfig({ ...fromFile, ...overrides });
+}

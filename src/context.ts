@@ -1,0 +1,49 @@
+/**
+ * The per-request context, built by one factory for both transports: Yoga calls it for `/graphql`,
+ * and the REST layer gets it through Yoga's enveloped pipeline. It resolves the caller once.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolveViewer } from './auth/authn.ts';
+import { type SessionHandle, sessionHandle } from './auth/session.ts';
+import type { Viewer } from './auth/viewer.ts';
+import type { Config } from './config.ts';
+import type { HttpClient } from './lib/http-client.ts';
+import type { Logger } from './logger.ts';
+
+/** Long-lived collaborators of one service instance. */
+export interface Services {
+  config: Config;
+  http: HttpClient;
+  logger: Logger;
+}
+
+export interface Context {
+  requestId: string;
+  log: Logger;
+  config: Config;
+  services: Services;
+  viewer: Viewer;
+  session: SessionHandle;
+}
+
+export interface ContextSource {
+  req: IncomingMessage;
+  res?: ServerResponse;
+}
+
+export function createContextFactory(services: Services) {
+  return async function createContext({ req }: ContextSource): Promise<Context> {
+    const request = req as IncomingMessage & { id?: unknown; log?: Logger };
+    const session = sessionHandle(req as Parameters<typeof sessionHandle>[0]);
+    const header = req.headers['x-apitoken'];
+    const viewer = await resolveViewer(Array.isArray(header) ? header[0] : header, session, services.config);
+    return {
+      requestId: String(request.id ?? ''),
+      log: request.log ?? services.logger,
+      config: services.config,
+      services,
+      viewer,
+      session,
+    };
+  };
+}

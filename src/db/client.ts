@@ -1,0 +1,61 @@
+/**
+ * The only construction of the Prisma client. `openDatabase` picks the generated client and driver
+ * adapter of the provider named by the URL; both clients share one model, so the SQLite client's
+ * type stands for both. Every executed SQL statement is announced to `onStatement` listeners
+ * (tests use them to count statements per request).
+ */
+import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
+import { type Prisma, PrismaClient } from '../generated/sqlite/client.ts';
+import { type Provider, providerOf } from './database-url.ts';
+
+export type { Prisma };
+export type Database = PrismaClient;
+/** The client inside `db.$transaction(async (tx) => …)`. */
+export type Transaction = Prisma.TransactionClient;
+
+type StatementListener = (sql: string) => void;
+const statementListeners = new Set<StatementListener>();
+
+/** Calls `listener` with every SQL statement sent; returns the unsubscribe function. */
+export function onStatement(listener: StatementListener): () => void {
+  statementListeners.add(listener);
+  return () => statementListeners.delete(listener);
+}
+
+// A live binding: modules import `db` and see the client once `openDatabase` has run.
+export let db: Database = new Proxy({} as Database, {
+  get() {
+    throw new Error('The database is not open: call openDatabase() first');
+  },
+});
+export let provider: Provider = 'sqlite';
+
+const logOptions = [{ emit: 'event', level: 'query' }] as const;
+
+export async function openDatabase(databaseUrl: string): Promise<Database> {
+  provider = providerOf(databaseUrl);
+  const client =
+    provider === 'sqlite'
+      ? new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl }), log: [...logOptions] })
+      : (new PostgresClient({
+          adapter: new PrismaPg({ connectionString: databaseUrl }),
+          log: [...logOptions],
+        }) as unknown as PrismaClient);
+  (client as PrismaClient<'query'>).$on('query', (event) => {
+    for (const listener of statementListeners) listener(event.query);
+  });
+  if (provider === 'sqlite') {
+    // WAL lets readers run beside a writer; the busy timeout queues writers instead of failing.
+    await client.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+    await client.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
+    await client.$queryRawUnsafe('PRAGMA foreign_keys = ON');
+  }
+  db = client;
+  return client;
+}
+
+export async function closeDatabase(): Promise<void> {
+  await db.$disconnect();
+}

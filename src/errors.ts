@@ -1,0 +1,107 @@
+/**
+ * The one error vocabulary of the service. Domain code throws these; GraphQL exposes them as typed
+ * errors (result unions, or `extensions.code` when thrown), and the REST layer maps each code to
+ * the legacy status and `{success: false, error}` envelope. Messages are French on purpose: legacy
+ * clients show them to teachers.
+ */
+import { GraphQLError } from 'graphql';
+
+export const ERROR_STATUS = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  INVALID_INPUT: 400,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  LAB_NOT_ALLOWED: 403,
+  LAB_LOGIN_REJECTED: 401,
+  UPSTREAM_UNAVAILABLE: 502,
+  UPSTREAM_TIMEOUT: 504,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export const messages = {
+  authenticationRequired: 'Authentification requise',
+  forbidden: 'Droits insuffisants',
+  notFound: 'Ce contenu n’existe pas',
+  internal: 'Une erreur interne est survenue',
+  pageNotFound: 'Cette page ou ce fichier n’existe pas',
+  invalidJson: 'Le corps de la requête n’est pas du JSON valide',
+  bodyTooLarge: 'Le corps de la requête est trop volumineux',
+} as const;
+
+/** Base of every expected failure. A GraphQLError, so Yoga never masks it. */
+export class DomainError extends GraphQLError {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) {
+    super(message, { extensions: { ...extensions, code } });
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** Nobody is authenticated and the operation needs someone. */
+export class AuthenticationRequiredError extends DomainError {
+  constructor(message: string = messages.authenticationRequired) {
+    super('UNAUTHENTICATED', message);
+  }
+}
+
+/** The caller is known but not allowed. */
+export class ForbiddenError extends DomainError {
+  constructor(message: string = messages.forbidden) {
+    super('FORBIDDEN', message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message: string = messages.notFound) {
+    super('NOT_FOUND', message);
+  }
+}
+
+/** Bad input: every problem is listed in `problems`, and nothing was written. */
+export class InvalidInputError extends DomainError {
+  readonly problems: string[];
+
+  constructor(problems: string | string[]) {
+    const list = Array.isArray(problems) ? problems : [problems];
+    super('INVALID_INPUT', list.join(' ; '), { problems: list });
+    this.problems = list;
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+
+/** A lab login names an origin that is not a configured lab. */
+export class LabNotAllowedError extends DomainError {
+  constructor(origine: string) {
+    super('LAB_NOT_ALLOWED', `Origine ${origine} non autorisée à se connecter ici`);
+  }
+}
+
+/** The lab answered, and refused the token. */
+export class LabLoginRejectedError extends DomainError {
+  constructor(message: string) {
+    super('LAB_LOGIN_REJECTED', message);
+  }
+}
+
+/** A lab or peer could not be reached, failed, or answered something unusable. */
+export class UpstreamError extends DomainError {
+  constructor(code: 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_TIMEOUT', message: string) {
+    super(code, message);
+  }
+}
+
+export function statusOf(code: string | undefined): number {
+  return code && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : 500;
+}

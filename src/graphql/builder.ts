@@ -1,0 +1,67 @@
+/**
+ * The Pothos schema builder: plugins, context and scope types, Prisma wiring. It defines no types;
+ * domain modules do (src/modules/<domain>/<domain>.schema.ts).
+ *
+ * Every root field must declare `authScopes` (test/schema/auth-scopes.test.ts enforces it):
+ * - `public`: anyone, including anonymous callers;
+ * - `person`: a session person;
+ * - `allRights`: an API-token caller, or a role granting all rights;
+ * - `permission`: a person (or token caller) holding a generic permission.
+ */
+import SchemaBuilder from '@pothos/core';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
+import type { Permission } from '../auth/permissions.ts';
+import { hasPermission } from '../auth/viewer.ts';
+import type { Context } from '../context.ts';
+import { db } from '../db/client.ts';
+import { AuthenticationRequiredError, ForbiddenError } from '../errors.ts';
+import type PrismaTypes from '../generated/pothos-types.ts';
+import { getDatamodel } from '../generated/pothos-types.ts';
+
+export interface AuthScopes {
+  public: boolean;
+  person: boolean;
+  allRights: boolean;
+  permission: Permission;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  AuthScopes: AuthScopes;
+  PrismaTypes: PrismaTypes;
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  // scope-auth first, so that authorisation runs before anything else touches the field.
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, SimpleObjectsPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authorizeOnSubscribe: true,
+    authScopes: (context) => ({
+      public: true,
+      person: context.viewer.person !== null,
+      allRights: context.viewer.allRights,
+      permission: (permission: Permission) => hasPermission(context.viewer, permission),
+    }),
+    unauthorizedError: (_parent, context) =>
+      context.viewer.kind === 'anonymous' ? new AuthenticationRequiredError() : new ForbiddenError(),
+  },
+  errors: { defaultTypes: [], directResult: true },
+  prisma: {
+    client: () => db,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    // Selections that were planned but never read reveal wasted queries: fail loudly in tests.
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});

@@ -1,0 +1,9 @@
+/** Assembles the schema: loads every module for its side effects, then builds. */
+import './scalars.ts';
+import './errors.ts';
+import '../modules/persons/persons.schema.ts';
+import '../modules/sessions/sessions.schema.ts';
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.ts';
+
+export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,121 @@
+/**
+ * Person operations: creation or update by an administrator (`personne/add`), upsert from a lab
+ * login, look-ups. Roles are stored with their source so that a lab login replaces only the roles
+ * a lab granted, and roles granted by an administrator survive later logins.
+ */
+import { z } from 'zod';
+import type { Config } from '../../config.ts';
+import { db, type Transaction } from '../../db/client.ts';
+import { InvalidInputError, NotFoundError } from '../../errors.ts';
+import { normaliseForComparison } from '../../lib/text.ts';
+
+/** A pid is `<prefix>/<id>`: a slash after the first character. */
+export const isPid = (value: string) => value.indexOf('/') > 0;
+
+const requiredText = (label: string) =>
+  z
+    .string({ error: `${label} manquant` })
+    .trim()
+    .min(1, `${label} manquant`);
+
+const addPersonInput = z.object({
+  origine: requiredText('origine').refine(
+    (value) => !value.includes('/'),
+    'origine ne doit pas contenir de /',
+  ),
+  idOrigine: requiredText('idOrigine'),
+  nom: requiredText('nom'),
+  prenom: requiredText('prenom'),
+  email: z.string().trim().email('email invalide').nullish(),
+  roles: z.array(z.string()).nullish(),
+});
+
+/** Unvalidated: whatever the caller posted; `addPerson` validates it. */
+export type AddPersonInput = {
+  [K in keyof z.input<typeof addPersonInput>]?: z.input<typeof addPersonInput>[K] | null;
+};
+
+function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new InvalidInputError(result.error.issues.map((issue) => issue.message));
+  return result.data;
+}
+
+/** Creates or updates a person; when `roles` is given it becomes the set of administrator-granted roles. */
+export async function addPerson(input: AddPersonInput, config: Config) {
+  const data = parseOrThrow(addPersonInput, input);
+  const unknownRoles = (data.roles ?? []).filter((role) => !(role in config.roles));
+  if (unknownRoles.length > 0) {
+    throw new InvalidInputError(unknownRoles.map((role) => `Rôle ${role} inconnu`));
+  }
+  const pid = `${data.origine}/${data.idOrigine}`;
+  return db.$transaction(async (tx) => {
+    const fields = {
+      nom: data.nom,
+      prenom: data.prenom,
+      ...(data.email !== undefined ? { email: data.email } : {}),
+    };
+    const person = await tx.person.upsert({ where: { pid }, create: { pid, ...fields }, update: fields });
+    if (data.roles) await setRoles(tx, person.oid, 'admin', [...new Set(data.roles)]);
+    return person;
+  });
+}
+
+export interface LabUser {
+  pid: string;
+  nom: string;
+  prenom: string;
+  email: string | null;
+  role: string;
+}
+
+/** Creates or refreshes a person from a lab's answer; the lab's role replaces earlier lab roles only. */
+export async function upsertFromLab(user: LabUser) {
+  return db.$transaction(async (tx) => {
+    const fields = { nom: user.nom, prenom: user.prenom, email: user.email };
+    const person = await tx.person.upsert({
+      where: { pid: user.pid },
+      create: { pid: user.pid, ...fields },
+      update: fields,
+    });
+    await setRoles(tx, person.oid, 'lab', [user.role]);
+    return person;
+  });
+}
+
+/** Makes `roles` the roles of `source`, leaving roles of other sources alone. */
+async function setRoles(tx: Transaction, personOid: number, source: 'admin' | 'lab', roles: string[]) {
+  await tx.personRole.deleteMany({ where: { personOid, source, role: { notIn: roles } } });
+  const held = await tx.personRole.findMany({
+    where: { personOid, role: { in: roles } },
+    select: { role: true },
+  });
+  const heldRoles = new Set(held.map((r) => r.role));
+  // A role already held from another source is kept as it is: an administrator's grant outranks a lab's.
+  const missing = roles.filter((role) => !heldRoles.has(role));
+  if (missing.length > 0) {
+    await tx.personRole.createMany({ data: missing.map((role) => ({ personOid, role, source })) });
+  }
+}
+
+export async function findByPid(pid: string) {
+  const person = await db.person.findUnique({ where: { pid } });
+  if (!person) throw new NotFoundError(`Aucune personne avec le pid ${pid}`);
+  return person;
+}
+
+/**
+ * `checkPid`: the person whose pid and family name (case and accents ignored) both match. An
+ * unknown pid and a wrong name get the same answer, so the route cannot be used to probe pids.
+ */
+export async function findByPidAndName(pid: string | null | undefined, nom: string | null | undefined) {
+  const problems = [];
+  if (!pid?.trim()) problems.push('pid manquant');
+  if (!nom?.trim()) problems.push('nom manquant');
+  if (problems.length > 0) throw new InvalidInputError(problems);
+  const person = await db.person.findUnique({ where: { pid: pid!.trim() } });
+  if (!person || normaliseForComparison(person.nom) !== normaliseForComparison(nom!)) {
+    throw new NotFoundError(`Aucune personne avec le pid ${pid!.trim()} et le nom ${nom!.trim()}`);
+  }
+  return person;
+}

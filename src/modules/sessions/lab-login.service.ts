@@ -1,0 +1,67 @@
+/**
+ * Login through a lab (`connexion`): the lab vouches for a token, we upsert the person it names and
+ * start a session. Only configured labs are ever contacted.
+ */
+import { z } from 'zod';
+import { resolveViewer } from '../../auth/authn.ts';
+import type { Viewer } from '../../auth/viewer.ts';
+import type { Context } from '../../context.ts';
+import { InvalidInputError, LabLoginRejectedError, LabNotAllowedError, UpstreamError } from '../../errors.ts';
+import { upsertFromLab } from '../persons/persons.service.ts';
+
+const labAnswer = z.union([
+  z.object({
+    ok: z.literal(true),
+    utilisateur: z.object({
+      oid: z.union([z.string().min(1), z.number()]),
+      nom: z.string(),
+      prenom: z.string(),
+      mail: z.string().nullish(),
+      type: z.union([z.number(), z.string()]).nullish(),
+    }),
+  }),
+  z.object({ error: z.string().min(1) }),
+]);
+
+export function findLab(context: Context, origine: string) {
+  const baseUrl = origine.endsWith('/') ? origine : `${origine}/`;
+  return context.config.labs.find((lab) => lab.baseUrl === baseUrl);
+}
+
+export async function loginWithLab(
+  context: Context,
+  origine: string | null | undefined,
+  token: string | null | undefined,
+): Promise<Viewer> {
+  if (!origine || !token) throw new InvalidInputError('token ou origine manquant');
+  const lab = findLab(context, origine);
+  if (!lab) throw new LabNotAllowedError(origine);
+
+  const response = await context.services.http.request(`${lab.baseUrl}api/utilisateur/check-token`, {
+    form: { token },
+    timeoutMs: context.config.http.labTimeoutMs,
+  });
+  const answer = labAnswer.safeParse(response.json);
+  if (!answer.success) {
+    context.log.warn({ lab: lab.baseId, status: response.status }, 'unusable answer from lab check-token');
+    throw new UpstreamError('UPSTREAM_UNAVAILABLE', `Réponse invalide de ${lab.name ?? lab.baseId}`);
+  }
+  if ('error' in answer.data) throw new LabLoginRejectedError(answer.data.error);
+
+  const user = answer.data.utilisateur;
+  const person = await upsertFromLab({
+    pid: `${lab.baseId}/${user.oid}`,
+    nom: user.nom,
+    prenom: user.prenom,
+    email: user.mail ?? null,
+    role: Number(user.type) === 1 ? 'formateur' : 'eleve',
+  });
+  await context.session.establish(person.oid, lab.baseId);
+  context.log.info({ pid: person.pid, lab: lab.baseId }, 'lab login');
+  return resolveViewer(undefined, context.session, context.config);
+}
+
+export async function logout(context: Context): Promise<Viewer> {
+  await context.session.destroy();
+  return resolveViewer(undefined, context.session, context.config);
+}

@@ -1,0 +1,53 @@
+/**
+ * Turns an operation's execution result into the legacy response: `{success: true, ...payload}`,
+ * or `{success: false, error}` with the status of the error's code (src/errors.ts). This is the
+ * only place REST looks at errors, and it adds no rule: it translates.
+ */
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import { messages, statusOf } from '../errors.ts';
+import type { OperationRoute, RequestParts } from './route-table.ts';
+
+export interface LegacyResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export function failure(status: number, error: string): LegacyResponse {
+  return { status, body: { success: false, error } };
+}
+
+function fromGraphQLError(error: GraphQLError, hasData: boolean): LegacyResponse {
+  const code = error.extensions?.code;
+  if (typeof code === 'string') {
+    const status = statusOf(code);
+    return failure(status, status === 500 ? messages.internal : error.message);
+  }
+  // Without data the request failed before execution: its variables did not fit the operation.
+  if (!hasData) return failure(400, `Paramètres invalides : ${error.message}`);
+  return failure(500, messages.internal);
+}
+
+type ResultMember = { __typename?: string; code?: string; message?: string } & Record<string, unknown>;
+
+export function toLegacyResponse(
+  result: ExecutionResult,
+  route: OperationRoute,
+  request: RequestParts,
+): LegacyResponse {
+  const member = (result.data?.result ?? null) as ResultMember | null;
+  const firstError = result.errors?.[0];
+  if (firstError && (member === null || !result.data))
+    return fromGraphQLError(firstError, Boolean(result.data));
+  if (member === null) return failure(404, messages.notFound);
+  // A member of a result union that implements `Error` (documents select `... on Error { code message }`).
+  if (
+    typeof member.code === 'string' &&
+    typeof member.message === 'string' &&
+    member.__typename?.endsWith('Error')
+  ) {
+    return failure(statusOf(member.code), member.message);
+  }
+  if (firstError) return fromGraphQLError(firstError, true);
+  const payload = route.shape ? route.shape(member, request) : {};
+  return { status: route.status ?? 200, body: { success: true, ...payload } };
+}

@@ -1,0 +1,50 @@
+/**
+ * Loads the named GraphQL operations the legacy routes run, and validates them against the schema
+ * once, at start-up: a broken document stops the service (and fails a test) instead of failing a
+ * request later.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type DocumentNode, type GraphQLSchema, Kind, parse, validate } from 'graphql';
+
+const operationsDir = join(dirname(fileURLToPath(import.meta.url)), 'operations');
+
+export class OperationDocumentError extends Error {
+  override name = 'OperationDocumentError';
+}
+
+/** Operation name → a document holding just that operation. */
+export function loadOperations(schema: GraphQLSchema, dir = operationsDir): Map<string, DocumentNode> {
+  const operations = new Map<string, DocumentNode>();
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.graphql'))) {
+    let document: DocumentNode;
+    try {
+      document = parse(readFileSync(join(dir, file), 'utf8'));
+    } catch (error) {
+      throw new OperationDocumentError(`${file}: ${(error as Error).message}`);
+    }
+    const problems = validate(schema, document);
+    if (problems.length > 0) {
+      throw new OperationDocumentError(`${file}: ${problems.map((p) => p.message).join('; ')}`);
+    }
+    for (const definition of document.definitions) {
+      if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+      const name = definition.name?.value;
+      if (!name) throw new OperationDocumentError(`${file}: every operation needs a name`);
+      if (operations.has(name))
+        throw new OperationDocumentError(`${file}: operation ${name} is defined twice`);
+      const rootFields = definition.selectionSet.selections;
+      if (
+        rootFields.length !== 1 ||
+        rootFields[0]?.kind !== Kind.FIELD ||
+        rootFields[0].alias?.value !== 'result'
+      ) {
+        throw new OperationDocumentError(`${file}: ${name} must select one root field aliased "result"`);
+      }
+      const fragments = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
+      operations.set(name, { kind: Kind.DOCUMENT, definitions: [definition, ...fragments] });
+    }
+  }
+  return operations;
+}

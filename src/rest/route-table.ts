@@ -1,0 +1,40 @@
+/**
+ * The shape of a legacy route. Each `/api` route is one row: method and paths, the named GraphQL
+ * operation it runs (src/rest/operations/*.graphql), how the variables come from the request, how
+ * the operation's result becomes the legacy JSON, and the success status. A row holds no rule of
+ * its own: permissions and validation live in the GraphQL schema and its services.
+ */
+
+export interface RequestParts {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+}
+
+export interface OperationRoute {
+  method: 'get' | 'post' | 'delete';
+  /** Express paths relative to `/api` (or absolute when `mount` is 'root'). */
+  paths: string[];
+  /** Name of the operation; its single root field is aliased `result`. */
+  operation: string;
+  variables?: (request: RequestParts) => Record<string, unknown>;
+  /** Legacy payload from the operation's `result` (a success member); `success: true` is added. */
+  // biome-ignore lint/suspicious/noExplicitAny: results are shaped by documents validated at start-up.
+  shape?: (result: any, request: RequestParts) => Record<string, unknown>;
+  status?: number;
+}
+
+/** An OPTIONS row: answers the CORS preflight with the methods the legacy route announced. */
+export interface PreflightRoute {
+  method: 'options';
+  paths: string[];
+  allowMethods: string;
+}
+
+export type LegacyRoute = OperationRoute | PreflightRoute;
+
+/** First value of a query or body parameter, as a string, or undefined. */
+export function text(value: unknown): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first === null ? undefined : String(first);
+}

@@ -1,0 +1,53 @@
+/**
+ * Builds the Express router of the legacy `/api` routes from the route table.
+ */
+import type cors from 'cors';
+import { type Request, type Response, Router } from 'express';
+import { messages } from '../errors.ts';
+import type { OperationRunner } from './execute.ts';
+import { toLegacyResponse } from './legacy-response.ts';
+import type { LegacyRoute, OperationRoute, RequestParts } from './route-table.ts';
+
+function requestParts(req: Request): RequestParts {
+  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
+  return { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body };
+}
+
+function operationHandler(route: OperationRoute, runOperation: OperationRunner) {
+  return async (req: Request, res: Response) => {
+    const parts = requestParts(req);
+    const variables = route.variables ? route.variables(parts) : {};
+    const result = await runOperation(route.operation, variables, { req, res });
+    const { status, body } = toLegacyResponse(result, route, parts);
+    res.status(status).json(body);
+  };
+}
+
+export function buildLegacyRouter(
+  routes: readonly LegacyRoute[],
+  operationNames: ReadonlySet<string>,
+  runOperation: OperationRunner,
+  corsFor: (allowMethods?: string) => ReturnType<typeof cors>,
+): Router {
+  const router = Router();
+  for (const route of routes) {
+    for (const path of route.paths) {
+      if (route.method === 'options') {
+        router.options(path, corsFor(route.allowMethods));
+        continue;
+      }
+      if (!operationNames.has(route.operation)) {
+        throw new Error(
+          `Route ${route.method.toUpperCase()} ${path} names unknown operation ${route.operation}`,
+        );
+      }
+      router[route.method](path, operationHandler(route, runOperation));
+    }
+  }
+  // `OPTIONS /api/*` passes to the CORS middleware (API document).
+  router.options('/{*rest}', corsFor());
+  router.use((_req, res) => {
+    res.status(404).json({ success: false, error: messages.pageNotFound });
+  });
+  return router;
+}

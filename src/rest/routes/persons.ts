@@ -1,0 +1,63 @@
+/** Legacy routes of persons and sessions. */
+import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
+
+/** Body first, then query string: `connexion` is also called as a GET with query parameters. */
+const fromBodyOrQuery = ({ body, query }: RequestParts, key: string) => text(body[key] ?? query[key]);
+
+export const personRoutes: LegacyRoute[] = [
+  {
+    method: 'post',
+    paths: ['/connexion'],
+    operation: 'Login',
+    variables: (r) => ({ origine: fromBodyOrQuery(r, 'origine'), token: fromBodyOrQuery(r, 'token') }),
+  },
+  {
+    method: 'get',
+    paths: ['/connexion'],
+    operation: 'Login',
+    variables: (r) => ({ origine: fromBodyOrQuery(r, 'origine'), token: fromBodyOrQuery(r, 'token') }),
+  },
+  { method: 'get', paths: ['/deconnexion'], operation: 'Logout' },
+  {
+    method: 'get',
+    paths: ['/personne/current'],
+    operation: 'CurrentSession',
+    shape: (viewer) => ({
+      ...(viewer.person ? { user: viewer.person } : {}),
+      sso: viewer.sso,
+      ...(viewer.logoutUrl ? { logoutUrl: viewer.logoutUrl } : {}),
+      loginLinks: viewer.loginLinks,
+    }),
+  },
+  {
+    method: 'get',
+    paths: ['/personne/me'],
+    operation: 'Me',
+    shape: ({ __typename, ...viewer }) => viewer,
+  },
+  {
+    method: 'get',
+    paths: ['/personne/checkPid'],
+    operation: 'CheckPid',
+    variables: ({ query }) => ({ pid: text(query.pid), nom: text(query.nom) }),
+    shape: ({ __typename, ...person }) => person,
+  },
+  {
+    method: 'post',
+    paths: ['/personne/add'],
+    operation: 'AddPerson',
+    // Passed as posted: GraphQL rejects wrong types, the service reports what is missing.
+    variables: ({ body }) => ({
+      input: {
+        origine: body.origine,
+        idOrigine:
+          body.idOrigine === undefined || body.idOrigine === null ? body.idOrigine : String(body.idOrigine),
+        nom: body.nom,
+        prenom: body.prenom,
+        email: body.email,
+        roles: body.roles,
+      },
+    }),
+    shape: (person) => ({ oid: person.oid, pid: person.pid }),
+  },
+];
