@@ -119,5 +119,6 @@ class SqliteCliAdapter extends PrismaBetterSQLite3 {
 
 /** SQLite adapter for the CLI. */
 export function sqliteCliAdapter(databaseUrl: string): PrismaBetterSQLite3 {
-  return new SqliteCliAdapter({ url: databaseUrl });
+  // Wait for another process's transaction rather than fail at once.
+  return new SqliteCliAdapter({ url: databaseUrl, timeout: 15_000 });
 }

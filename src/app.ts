@@ -17,6 +17,7 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from './config.ts';
 import { createContextFactory, type Services } from './context.ts';
 import { db } from './db/client.ts';
+import { isUniqueViolation } from './db/errors.ts';
 import { messages } from './errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import { HttpClient } from './lib/http-client.ts';
@@ -50,11 +51,12 @@ export function labOrigins(config: Config): Set<string> {
 export async function resolveSessionSecret(config: Config): Promise<string> {
   if (config.sessionSecret) return config.sessionSecret;
   const key = 'sessionSecret';
-  await db.serviceSetting.upsert({
-    where: { key },
-    create: { key, value: randomBytes(32).toString('base64url') },
-    update: {},
-  });
+  try {
+    await db.serviceSetting.create({ data: { key, value: randomBytes(32).toString('base64url') } });
+  } catch (error) {
+    // Another instance stored one first: everyone uses that one.
+    if (!isUniqueViolation(error)) throw error;
+  }
   return (await db.serviceSetting.findUniqueOrThrow({ where: { key } })).value;
 }
 

@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   const { app, close } = await createApp(config, { logger });
 
   const server = app.listen(config.port, () => {
-    logger.info({ port: config.port, baseId: config.baseId }, 'serving');
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.info({ port, baseId: config.baseId }, 'serving');
   });
   server.on('error', (error) => {
     logger.fatal({ err: error }, 'cannot listen');

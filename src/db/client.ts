@@ -47,8 +47,8 @@ export async function openDatabase(databaseUrl: string): Promise<Database> {
     for (const listener of statementListeners) listener(event.query);
   });
   if (provider === 'sqlite') {
-    // WAL lets readers run beside a writer; the busy timeout queues writers instead of failing.
-    await client.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+    // WAL (set once by applyMigrations) lets readers run beside a writer; the busy timeout queues
+    // writers instead of failing.
     await client.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
     await client.$queryRawUnsafe('PRAGMA foreign_keys = ON');
   }

@@ -58,10 +58,16 @@ export async function loginWithLab(
   });
   await context.session.establish(person.oid, lab.baseId);
   context.log.info({ pid: person.pid, lab: lab.baseId }, 'lab login');
-  return resolveViewer(undefined, context.session, context.config);
+  return switchViewer(context);
 }
 
 export async function logout(context: Context): Promise<Viewer> {
   await context.session.destroy();
-  return resolveViewer(undefined, context.session, context.config);
+  return switchViewer(context);
+}
+
+/** After a login or logout, the rest of the request acts as the new caller. */
+async function switchViewer(context: Context): Promise<Viewer> {
+  context.viewer = await resolveViewer(undefined, context.session, context.config);
+  return context.viewer;
 }

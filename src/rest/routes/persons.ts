@@ -1,8 +1,12 @@
 /** Legacy routes of persons and sessions. */
 import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
 
-/** Body first, then query string: `connexion` is also called as a GET with query parameters. */
-const fromBodyOrQuery = ({ body, query }: RequestParts, key: string) => text(body[key] ?? query[key]);
+/**
+ * Body first (as posted: GraphQL rejects wrong types), then the query string: `connexion` is also
+ * called as a GET with query parameters.
+ */
+const fromBodyOrQuery = ({ body, query }: RequestParts, key: string) =>
+  key in body ? body[key] : text(query[key]);
 
 export const personRoutes: LegacyRoute[] = [
   {

@@ -1,0 +1,81 @@
+/** The schema as an artefact: printed copy current, every root field guarded, documents valid. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SchemaBuilder from '@pothos/core';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { printSchema } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { rootFieldsWithoutAuthScopes } from '../../src/graphql/auth-audit.ts';
+import { schema } from '../../src/graphql/schema.ts';
+import { loadOperations, OperationDocumentError } from '../../src/rest/operations.ts';
+import { buildLegacyRouter } from '../../src/rest/router.ts';
+import { legacyRoutes } from '../../src/rest/routes/index.ts';
+
+describe('schema.graphql', () => {
+  it('is the printed schema of the code (npm run schema:print)', () => {
+    expect(readFileSync('schema.graphql', 'utf8')).toBe(`${printSchema(schema)}\n`);
+  });
+});
+
+describe('auth scopes', () => {
+  it('are declared on every root field', () => {
+    expect(rootFieldsWithoutAuthScopes(schema)).toEqual([]);
+  });
+
+  it('are reported missing when a field forgets them', () => {
+    const options = { plugins: [ScopeAuthPlugin], scopeAuth: { authScopes: () => ({ public: true }) } };
+    // plugin-prisma's type augmentation requires a `prisma` option on every builder; this one has no Prisma.
+    const builder = new SchemaBuilder<{ AuthScopes: { public: boolean } }>(options as never);
+    builder.queryType({
+      fields: (t) => ({
+        guarded: t.string({ authScopes: { public: true }, resolve: () => 'x' }),
+        forgotten: t.string({ resolve: () => 'x' }),
+      }),
+    });
+    builder.mutationType({ fields: (t) => ({ alsoForgotten: t.string({ resolve: () => 'x' }) }) });
+    expect(rootFieldsWithoutAuthScopes(builder.toSchema())).toEqual([
+      'Query.forgotten',
+      'Mutation.alsoForgotten',
+    ]);
+  });
+});
+
+describe('legacy operation documents', () => {
+  it('all validate against the schema, and every route names an existing operation', () => {
+    const operations = loadOperations(schema);
+    const used = new Set(legacyRoutes.flatMap((route) => ('operation' in route ? [route.operation] : [])));
+    for (const name of used) expect(operations.has(name), name).toBe(true);
+    expect(() =>
+      buildLegacyRouter(
+        legacyRoutes,
+        new Set(operations.keys()),
+        async () => ({}),
+        () => () => {},
+      ),
+    ).not.toThrow();
+  });
+
+  it.each([
+    ['a syntax error', 'query Broken { result: viewer { '],
+    ['an unknown field', 'query Broken { result: viewer { nope } }'],
+    ['an anonymous operation', '{ result: viewer { kind } }'],
+    ['no result alias', 'query Broken { viewer { kind } }'],
+  ])('stop the service on %s', (_label, source) => {
+    const dir = mkdtempSync(join(tmpdir(), 'rrs-ops-'));
+    writeFileSync(join(dir, 'broken.graphql'), source);
+    expect(() => loadOperations(schema, dir)).toThrow(OperationDocumentError);
+  });
+
+  it('stop the service when a route names an operation that does not exist', () => {
+    const routes = [{ method: 'get' as const, paths: ['/x'], operation: 'Missing' }];
+    expect(() =>
+      buildLegacyRouter(
+        routes,
+        new Set(['Login']),
+        async () => ({}),
+        () => () => {},
+      ),
+    ).toThrow(/unknown operation Missing/);
+  });
+});

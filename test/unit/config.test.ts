@@ -1,0 +1,102 @@
+/** Configuration: validation, sources and their precedence. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_ROLES, loadConfig, parseConfig } from '../../src/config.ts';
+
+const minimal = { baseId: 'repo', baseUrl: 'http://repo.test/', listeMax: 1000 };
+
+function configFile(content: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'rrs-config-')), 'config.json');
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+describe('parseConfig', () => {
+  it('fills defaults from the compatibility notes', () => {
+    const config = parseConfig(minimal);
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: 'file:./data/repository.db',
+      listeNbDefault: 25,
+      maxSql: 500,
+      listeMax: 1000,
+      labs: [],
+      peers: [],
+      apiTokens: [],
+      roles: DEFAULT_ROLES,
+      session: { cookieName: 'connect.sid' },
+      http: { bodyLimit: '8mb', labTimeoutMs: 5000 },
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('refuses a configuration without listeMax', () => {
+    const { listeMax: _, ...withoutListeMax } = minimal;
+    expect(() => parseConfig(withoutListeMax)).toThrow(ConfigError);
+    expect(() => parseConfig(withoutListeMax)).toThrow(/listeMax/);
+  });
+
+  it.each([
+    [{ baseUrl: 'http://repo.test' }, /baseUrl: must end with "\/"/],
+    [{ baseUrl: 'not a url' }, /baseUrl/],
+    [{ baseId: 'a/b' }, /baseId/],
+    [{ labs: [{ baseId: 'l', baseUrl: 'http://lab.test' }] }, /labs\.0\.baseUrl/],
+    [{ peers: [{ baseUrl: 'http://peer.test/' }] }, /peers\.0\.baseId/],
+    [{ apiTokens: ['short'] }, /apiTokens\.0: an API token needs at least 16 characters/],
+    [{ databaseUrl: 'mysql://localhost/x' }, /DATABASE_URL must start with/],
+    [{ roles: { admin: ['fly'] } }, /roles\.admin\.0/],
+    [{ listeNbDefault: 600 }, /listeNbDefault: must not exceed maxSql/],
+    [{ listeMax: '1000' }, /listeMax/],
+  ])('lists the problem of %j', (patch, message) => {
+    expect(() => parseConfig({ ...minimal, ...patch })).toThrow(message);
+  });
+
+  it('lists every problem at once', () => {
+    try {
+      parseConfig({ baseUrl: 'x' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).toMatch(/baseId/);
+      expect((error as Error).message).toMatch(/baseUrl/);
+      expect((error as Error).message).toMatch(/listeMax/);
+    }
+  });
+});
+
+describe('loadConfig', () => {
+  it('reads config/default.json by default, which is complete', () => {
+    const config = loadConfig({});
+    expect(config.baseId).toBe('local');
+    expect(config.listeMax).toBe(1000);
+  });
+
+  it('lets environment variables override the file', () => {
+    const config = loadConfig({
+      CONFIG_FILE: configFile({ ...minimal, apiTokens: ['from-file-0123456789'] }),
+      PORT: '4123',
+      DATABASE_URL: 'postgresql://u:p@db:5432/repo',
+      BASE_ID: 'env-id',
+      BASE_URL: 'https://env.example/',
+      API_TOKENS: ' first-token-0123456789 ,second-token-0123456789,',
+      SESSION_SECRET: 'env-session-secret-0123',
+    });
+    expect(config).toMatchObject({
+      port: 4123,
+      databaseUrl: 'postgresql://u:p@db:5432/repo',
+      baseId: 'env-id',
+      baseUrl: 'https://env.example/',
+      apiTokens: ['first-token-0123456789', 'second-token-0123456789'],
+      sessionSecret: 'env-session-secret-0123',
+    });
+  });
+
+  it.each([
+    ['a missing file', () => '/nonexistent/config.json', /Cannot read configuration file/],
+    ['a file that is not JSON', () => configFile('{ nope'), /Cannot read configuration file/],
+    ['a file holding an array', () => configFile([]), /must hold a JSON object/],
+  ])('reports %s', (_label, file, message) => {
+    expect(() => loadConfig({ CONFIG_FILE: file() })).toThrow(message);
+  });
+});

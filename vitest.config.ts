@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Which database the suite runs on: `npm test` runs it twice, TEST_DATABASE=sqlite then postgresql.
+const database = process.env.TEST_DATABASE ?? 'sqlite';
+
+export default defineConfig({
+  resolve: {
+    // Node loads graphql's CJS build for the dependencies (its package has no "exports"), while Vite
+    // would pick the ESM build for our code: two copies, whose instanceof checks fail across each
+    // other ("from another module or realm"). Point our code at the CJS build too.
+    alias: [
+      {
+        find: /^graphql$/,
+        replacement: fileURLToPath(new URL('node_modules/graphql/index.js', import.meta.url)),
+      },
+    ],
+  },
+  test: {
+    name: database,
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/setup/global-setup.ts'],
+    setupFiles: ['test/setup/database.ts'],
+    env: { NODE_ENV: 'test', TEST_DATABASE: database },
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    sequence: { shuffle: { files: false, tests: true } },
+  },
+});
