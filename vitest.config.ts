@@ -26,5 +26,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     sequence: { shuffle: { files: false, tests: true } },
+    // The JSON report lets .ci/run print one closing line for both databases.
+    reporters: ['default', ['json', { outputFile: `data/test-results/${database}.json` }]],
   },
 });

@@ -26,8 +26,11 @@ const cliUrls: Record<Provider, string> = {
 };
 
 /** SQL that would bring the provider's migration history up to the model ('' when in step). */
-export async function pendingSql(provider: Provider): Promise<string> {
-  const { migrations, schema } = prismaPaths[provider];
+export async function pendingSql(
+  provider: Provider,
+  migrations = prismaPaths[provider].migrations,
+): Promise<string> {
+  const { schema } = prismaPaths[provider];
   const { stdout } = await run(
     'npx',
     [
