@@ -28,7 +28,7 @@ const cliUrls: Record<Provider, string> = {
 /** SQL that would bring the provider's migration history up to the model ('' when in step). */
 export async function pendingSql(
   provider: Provider,
-  migrations = prismaPaths[provider].migrations,
+  migrations: string = prismaPaths[provider].migrations,
 ): Promise<string> {
   const { schema } = prismaPaths[provider];
   const { stdout } = await run(
