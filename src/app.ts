@@ -9,11 +9,11 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PrismaSessionStore } from '@quixo3/prisma-session-store';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import session from 'express-session';
 import { pinoHttp } from 'pino-http';
+import { createSessionStore } from './auth/session-store.ts';
 import type { Config } from './config.ts';
 import { createContextFactory, type Services } from './context.ts';
 import { db } from './db/client.ts';
@@ -42,6 +42,24 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Origins (scheme://host:port) of the configured labs: the only ones allowed credentials. */
 export function labOrigins(config: Config): Set<string> {
   return new Set(config.labs.map((lab) => new URL(lab.baseUrl).origin));
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Session cookies may travel on cross-site requests (labs need `sameSite: "none"`), so a page on any
+ * site could make a browser post with its user's session. Browsers always send `Origin` on such
+ * requests: writes are accepted only from this service's own origin and the configured labs.
+ * Server-to-server callers (peers, scripts with a token) send no `Origin` and are unaffected.
+ */
+export function refuseCrossSiteWrites(config: Config) {
+  const allowed = new Set([new URL(config.baseUrl).origin, ...labOrigins(config)]);
+  return (req: Request, res: Response, next: () => void) => {
+    const origin = req.headers.origin;
+    if (SAFE_METHODS.has(req.method) || origin === undefined || allowed.has(origin)) return next();
+    req.log.warn({ origin }, 'cross-site write refused');
+    res.status(403).json({ success: false, error: `Origine ${origin} non autorisée` });
+  };
 }
 
 /**
@@ -92,11 +110,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       });
     });
 
-  const sessionStore = new PrismaSessionStore(db as never, {
-    checkPeriod: config.session.sweepIntervalSeconds * 1000 || undefined,
-    dbRecordIdIsSessionId: true,
-    logger: false,
-  });
+  const sessionStore = createSessionStore(config);
 
   const app = express();
   app.disable('x-powered-by');
@@ -129,7 +143,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
   });
 
-  app.use(['/api', '/graphql'], corsFor());
+  app.use(['/api', '/graphql'], corsFor(), refuseCrossSiteWrites(config));
   const limit = config.http.bodyLimit;
   app.use(['/api', '/graphql'], express.json({ limit, type: ['application/json', 'application/*+json'] }));
   app.use('/api', express.urlencoded({ limit, extended: true }), express.text({ limit, type: 'text/plain' }));

@@ -2,7 +2,7 @@
  * The per-request context, built by one factory for both transports: Yoga calls it for `/graphql`,
  * and the REST layer gets it through Yoga's enveloped pipeline. It resolves the caller once.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { resolveViewer } from './auth/authn.ts';
 import { type SessionHandle, sessionHandle } from './auth/session.ts';
 import type { Viewer } from './auth/viewer.ts';
@@ -24,11 +24,12 @@ export interface Context {
   services: Services;
   viewer: Viewer;
   session: SessionHandle;
+  /** Resolves the caller again from the same credentials (after a login or logout). */
+  identify(): Promise<Viewer>;
 }
 
 export interface ContextSource {
   req: IncomingMessage;
-  res?: ServerResponse;
 }
 
 export function createContextFactory(services: Services) {
@@ -36,14 +37,16 @@ export function createContextFactory(services: Services) {
     const request = req as IncomingMessage & { id?: unknown; log?: Logger };
     const session = sessionHandle(req as Parameters<typeof sessionHandle>[0]);
     const header = req.headers['x-apitoken'];
-    const viewer = await resolveViewer(Array.isArray(header) ? header[0] : header, session, services.config);
+    const identify = () =>
+      resolveViewer(Array.isArray(header) ? header[0] : header, session, services.config);
     return {
       requestId: String(request.id ?? ''),
       log: request.log ?? services.logger,
       config: services.config,
       services,
-      viewer,
+      viewer: await identify(),
       session,
+      identify,
     };
   };
 }

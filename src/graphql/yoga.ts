@@ -37,7 +37,7 @@ export function createGraphQLServer(
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    context: ({ req, res }) => createContext({ req, res }),
+    context: ({ req }) => createContext({ req }),
     graphiql: limits.graphiql ? { title: 'Resource Repository — GraphiQL' } : false,
     renderGraphiQL,
     landingPage: false,

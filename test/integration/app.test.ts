@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
-import { db } from '../../src/db/client.ts';
+import { db, onStatement } from '../../src/db/client.ts';
 import { startApp, type TestApp, testConfig } from '../support/app.ts';
 import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
 import { graphql } from '../support/graphql.ts';
@@ -187,5 +187,67 @@ describe('GraphQL endpoint', () => {
   it('does not suggest field names to probing clients', async () => {
     const response = await graphql(app.client(), '{ viewer { kin } }');
     expect(response.errors?.[0]?.message).not.toMatch(/Did you mean/);
+  });
+});
+
+describe('cross-site writes', () => {
+  const body = () => ({ origine: lab.baseUrl, token: lab.tokenFor(labUser()) });
+
+  it('refuses a write whose Origin is neither this service nor a lab, on /api and /graphql', async () => {
+    const rest = await app.client().post('/api/connexion').set('Origin', 'https://evil.example').send(body());
+    expect(rest.status).toBe(403);
+    expect(rest.body).toEqual({ success: false, error: 'Origine https://evil.example non autorisée' });
+    const gql = await app
+      .client()
+      .post('/graphql')
+      .set('Origin', 'https://evil.example')
+      .send({ query: 'mutation { logout { authenticated } }' });
+    expect(gql.status).toBe(403);
+  });
+
+  it('accepts writes from a lab, from this service itself, and from callers that send no Origin', async () => {
+    for (const origin of [new URL(lab.baseUrl).origin, 'http://repo.test', undefined]) {
+      const call = app.client().post('/api/connexion');
+      if (origin) call.set('Origin', origin);
+      const response = await call.send(body());
+      expect(response.body, String(origin)).toEqual({ success: true });
+    }
+  });
+
+  it('leaves reads from anywhere alone (CORS decides what the page may see)', async () => {
+    const response = await app.client().get('/api/personne/current').set('Origin', 'https://evil.example');
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('sessions', () => {
+  it('do not write to the store on every request of a logged-in user', async () => {
+    const browser = app.browser();
+    await browser.post('/api/connexion').send({ origine: lab.baseUrl, token: lab.tokenFor(labUser()) });
+    await browser.get('/api/personne/current');
+    const statements: string[] = [];
+    const stop = onStatement((sql) => statements.push(sql));
+    try {
+      for (let i = 0; i < 5; i++) await browser.get('/api/personne/current');
+    } finally {
+      stop();
+    }
+    const sessionWrites = statements.filter(
+      (sql) => /^(UPDATE|INSERT|DELETE)/i.test(sql.trim()) && sql.includes('Session'),
+    );
+    expect(sessionWrites).toEqual([]);
+    // Per request: the session, the caller and their roles (once, in the context), and the
+    // `viewer.person` field of the operation.
+    expect(statements.length).toBeLessThanOrEqual(5 * 4);
+  });
+
+  it('keep token rights when a token caller logs in within the same request', async () => {
+    const response = await graphql(
+      app.client(),
+      'mutation ($o: String, $t: String) { login(origine: $o, token: $t) { ... on Viewer { kind allRights } } }',
+      { o: lab.baseUrl, t: lab.tokenFor(labUser()) },
+      { 'X-ApiToken': 'test-api-token-0123456789' },
+    );
+    expect(response.data?.login).toEqual({ kind: 'person', allRights: true });
   });
 });

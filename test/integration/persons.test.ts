@@ -330,3 +330,21 @@ describe('REST and GraphQL agree for every caller', () => {
     });
   }
 });
+
+describe('GET /api/personne/me is the GraphQL viewer', () => {
+  const VIEWER = /* GraphQL */ `{
+    viewer {
+      kind authenticated allRights permissions
+      person { oid pid nom prenom email roles groupesMembre groupesSuivis groupesAdmin }
+    }
+  }`;
+
+  it.each(actors)('for %s', async (actor) => {
+    const { caller, headers } = as(actor);
+    const rest = await caller.get('/api/personne/me').set(headers);
+    const viaGraphql = await graphql(caller, VIEWER, {}, headers);
+    const { success, ...payload } = rest.body;
+    expect(success).toBe(true);
+    expect(payload).toEqual(viaGraphql.data?.viewer);
+  });
+});

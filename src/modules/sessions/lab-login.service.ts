@@ -3,7 +3,6 @@
  * start a session. Only configured labs are ever contacted.
  */
 import { z } from 'zod';
-import { resolveViewer } from '../../auth/authn.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Context } from '../../context.ts';
 import { InvalidInputError, LabLoginRejectedError, LabNotAllowedError, UpstreamError } from '../../errors.ts';
@@ -68,6 +67,6 @@ export async function logout(context: Context): Promise<Viewer> {
 
 /** After a login or logout, the rest of the request acts as the new caller. */
 async function switchViewer(context: Context): Promise<Viewer> {
-  context.viewer = await resolveViewer(undefined, context.session, context.config);
+  context.viewer = await context.identify();
   return context.viewer;
 }

@@ -1,0 +1,68 @@
+/** The one translation from operation results to the legacy envelope and statuses. */
+import { GraphQLError } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { ForbiddenError, InvalidInputError } from '../../src/errors.ts';
+import { toLegacyResponse } from '../../src/rest/legacy-response.ts';
+import type { OperationRoute } from '../../src/rest/route-table.ts';
+
+const route: OperationRoute = {
+  method: 'get',
+  paths: ['/x'],
+  operation: 'X',
+  shape: ({ oid }) => ({ oid }),
+};
+const request = { params: {}, query: {}, body: {} };
+
+describe('toLegacyResponse', () => {
+  it('spreads the shaped payload beside success: true', () => {
+    expect(toLegacyResponse({ data: { result: { __typename: 'Person', oid: 3 } } }, route, request)).toEqual({
+      status: 200,
+      body: { success: true, oid: 3 },
+    });
+  });
+
+  it('maps an error member of a result union to its status and message', () => {
+    const result = {
+      data: { result: { __typename: 'InvalidInputError', code: 'INVALID_INPUT', message: 'nom manquant' } },
+    };
+    expect(toLegacyResponse(result, route, request)).toEqual({
+      status: 400,
+      body: { success: false, error: 'nom manquant' },
+    });
+  });
+
+  it.each([
+    [new ForbiddenError(), 403, 'Droits insuffisants'],
+    [new InvalidInputError(['a', 'b']), 400, 'a ; b'],
+  ])('maps a thrown domain error (%s)', (error, status, message) => {
+    expect(toLegacyResponse({ data: null, errors: [error] }, route, request)).toEqual({
+      status,
+      body: { success: false, error: message },
+    });
+  });
+
+  it('answers 400 when the variables did not fit the operation (no data at all)', () => {
+    const error = new GraphQLError(
+      'Variable "$nom" got invalid value 123; String cannot represent a non string value',
+    );
+    const response = toLegacyResponse({ errors: [error] }, route, request);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatch(/^Paramètres invalides : Variable "\$nom"/);
+  });
+
+  it('never shows the message of an unexpected error', () => {
+    const masked = new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    expect(toLegacyResponse({ data: { result: null }, errors: [masked] }, route, request)).toEqual({
+      status: 500,
+      body: { success: false, error: 'Une erreur interne est survenue' },
+    });
+    const partial = {
+      data: { result: { __typename: 'Person', oid: 1 } },
+      errors: [new GraphQLError('db exploded')],
+    };
+    expect(toLegacyResponse(partial, route, request)).toEqual({
+      status: 500,
+      body: { success: false, error: 'Une erreur interne est survenue' },
+    });
+  });
+});
