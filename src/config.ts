@@ -17,20 +17,8 @@ const baseUrl = z
 /** Role → permissions, as in the compatibility notes (§2). `allRights` is the token-level right. */
 export const DEFAULT_ROLES: Record<string, Permission[]> = {
   admin: [...PERMISSIONS],
-  editeur: [
-    'create',
-    'createAll',
-    'read',
-    'update',
-    'updateAuteurs',
-    'updateGroupes',
-    'delete',
-    'deleteVersion',
-    'index',
-    'publish',
-    'correction',
-    'createGroupe',
-  ],
+  // Everything but the token-level right.
+  editeur: PERMISSIONS.filter((permission) => permission !== 'allRights'),
   indexateur: ['index', 'createGroupe'],
   formateur: ['create', 'read', 'createGroupe'],
   acces_correction: ['correction'],
