@@ -24,6 +24,7 @@ import { HttpClient } from './lib/http-client.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createOperationRunner } from './rest/execute.ts';
 import { loadOperations } from './rest/operations.ts';
+import { DEFAULT_METHODS } from './rest/route-table.ts';
 import { buildLegacyRouter } from './rest/router.ts';
 import { legacyRoutes } from './rest/routes/index.ts';
 
@@ -95,7 +96,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const runOperation = createOperationRunner(yoga, operations);
 
   const origins = labOrigins(config);
-  const corsFor = (allowMethods?: string) =>
+  // With `answerPreflight` false, OPTIONS requests continue to the route table, whose rows announce
+  // their own methods.
+  const corsFor = (allowMethods?: string, answerPreflight = true) =>
     cors((req, callback) => {
       const isPublic = ((req as { originalUrl?: string }).originalUrl ?? '').includes('/public/');
       const origin = req.headers.origin;
@@ -103,10 +106,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         // `/public/` answers are the same for everyone and may be cached by proxies.
         origin: isPublic ? '*' : origin !== undefined && origins.has(origin) ? origin : false,
         credentials: !isPublic,
-        methods: allowMethods ?? 'GET,POST,DELETE,OPTIONS',
+        methods: allowMethods ?? DEFAULT_METHODS,
         allowedHeaders: ['Content-Type', 'X-ApiToken', 'X-Request-Id'],
         exposedHeaders: ['X-Request-Id'],
         maxAge: 600,
+        preflightContinue: !answerPreflight,
       });
     });
 
@@ -143,12 +147,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
   });
 
-  app.use(['/api', '/graphql'], corsFor(), refuseCrossSiteWrites(config));
+  // `/groupe/…`: three legacy group routes live outside `/api`.
+  const served = ['/api', '/groupe', '/graphql'];
+  app.use(served, corsFor(undefined, false), refuseCrossSiteWrites(config));
   const limit = config.http.bodyLimit;
-  app.use(['/api', '/graphql'], express.json({ limit, type: ['application/json', 'application/*+json'] }));
-  app.use('/api', express.urlencoded({ limit, extended: true }), express.text({ limit, type: 'text/plain' }));
+  app.use(served, express.json({ limit, type: ['application/json', 'application/*+json'] }));
   app.use(
-    ['/api', '/graphql'],
+    ['/api', '/groupe'],
+    express.urlencoded({ limit, extended: true }),
+    express.text({ limit, type: 'text/plain' }),
+  );
+  app.use(
+    served,
     session({
       name: config.session.cookieName,
       secret: await resolveSessionSecret(config),
@@ -167,7 +177,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   );
 
   app.all('/graphql', (req: Request, res: Response) => yoga(req, res, { req, res }));
-  app.use('/api', buildLegacyRouter(legacyRoutes, new Set(operations.keys()), runOperation, corsFor));
+  app.use(buildLegacyRouter(legacyRoutes, new Set(operations.keys()), runOperation, corsFor));
 
   const handleErrors: ErrorRequestHandler = (error, req, res, _next) => {
     if (res.headersSent) return;

@@ -26,8 +26,9 @@ export const ErrorInterface = builder.interfaceRef<DomainError>('Error').impleme
   }),
 });
 
+/** Exposes a DomainError subclass as a GraphQL object type implementing `Error`. */
 // biome-ignore lint/suspicious/noExplicitAny: error classes take different constructor arguments.
-function errorType(cls: new (...args: any[]) => DomainError, name: string) {
+export function errorType(cls: new (...args: any[]) => DomainError, name: string = cls.name) {
   builder.objectType(cls, {
     name,
     interfaces: [ErrorInterface],

@@ -3,6 +3,7 @@ import './scalars.ts';
 import './errors.ts';
 import '../modules/persons/persons.schema.ts';
 import '../modules/sessions/sessions.schema.ts';
+import '../modules/groups/groups.schema.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 

@@ -16,15 +16,16 @@ export function failure(status: number, error: string): LegacyResponse {
   return { status, body: { success: false, error } };
 }
 
-function fromGraphQLError(error: GraphQLError, hasData: boolean): LegacyResponse {
+function fromGraphQLError(error: GraphQLError, hasData: boolean, route: OperationRoute): LegacyResponse {
+  const internal = route.internalErrorMessage ?? messages.internal;
   const code = error.extensions?.code;
   if (typeof code === 'string') {
     const status = statusOf(code);
-    return failure(status, status === 500 ? messages.internal : error.message);
+    return failure(status, status === 500 ? internal : error.message);
   }
   // Without data the request failed before execution: its variables did not fit the operation.
   if (!hasData) return failure(400, `Paramètres invalides : ${error.message}`);
-  return failure(500, messages.internal);
+  return failure(500, internal);
 }
 
 type ResultMember = { __typename?: string; code?: string; message?: string } & Record<string, unknown>;
@@ -37,7 +38,7 @@ export function toLegacyResponse(
   const member = (result.data?.result ?? null) as ResultMember | null;
   const firstError = result.errors?.[0];
   if (firstError && (member === null || !result.data))
-    return fromGraphQLError(firstError, Boolean(result.data));
+    return fromGraphQLError(firstError, Boolean(result.data), route);
   if (member === null) return failure(404, messages.notFound);
   // A member of a result union that implements `Error` (documents select `... on Error { code message }`).
   if (
@@ -47,7 +48,7 @@ export function toLegacyResponse(
   ) {
     return failure(statusOf(member.code), member.message);
   }
-  if (firstError) return fromGraphQLError(firstError, true);
+  if (firstError) return fromGraphQLError(firstError, true, route);
   const payload = route.shape ? route.shape(member, request) : {};
   return { status: route.status ?? 200, body: { success: true, ...payload } };
 }

@@ -13,7 +13,7 @@ export interface RequestParts {
 
 export interface OperationRoute {
   method: 'get' | 'post' | 'delete';
-  /** Express paths relative to `/api` (or absolute when `mount` is 'root'). */
+  /** Full Express paths (most start with `/api`; a few legacy routes do not). */
   paths: string[];
   /** Name of the operation; its single root field is aliased `result`. */
   operation: string;
@@ -22,7 +22,12 @@ export interface OperationRoute {
   // biome-ignore lint/suspicious/noExplicitAny: results are shaped by documents validated at start-up.
   shape?: (result: any, request: RequestParts) => Record<string, unknown>;
   status?: number;
+  /** Message of an unexpected failure (500) on this route, instead of the generic one. */
+  internalErrorMessage?: string;
 }
+
+/** Methods announced by OPTIONS on routes that name none. */
+export const DEFAULT_METHODS = 'GET,POST,DELETE,OPTIONS';
 
 /** An OPTIONS row: answers the CORS preflight with the methods the legacy route announced. */
 export interface PreflightRoute {

@@ -1,12 +1,12 @@
 /**
- * Builds the Express router of the legacy `/api` routes from the route table.
+ * Builds the Express router of the legacy routes from the route table, and the JSON 404 of `/api`.
  */
 import type cors from 'cors';
 import { type Request, type Response, Router } from 'express';
 import { messages } from '../errors.ts';
 import type { OperationRunner } from './execute.ts';
 import { toLegacyResponse } from './legacy-response.ts';
-import type { LegacyRoute, OperationRoute, RequestParts } from './route-table.ts';
+import { DEFAULT_METHODS, type LegacyRoute, type OperationRoute, type RequestParts } from './route-table.ts';
 
 function requestParts(req: Request): RequestParts {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
@@ -23,6 +23,22 @@ function operationHandler(route: OperationRoute, runOperation: OperationRunner) 
   };
 }
 
+/**
+ * OPTIONS answers OK with the route's methods. CORS headers are added when the origin is allowed;
+ * otherwise the cors middleware passes on and we answer without them.
+ */
+function preflightHandler(
+  corsFor: (allowMethods?: string) => ReturnType<typeof cors>,
+  allowMethods = DEFAULT_METHODS,
+) {
+  const withCors = corsFor(allowMethods);
+  return (req: Request, res: Response) =>
+    withCors(req, res, () => {
+      res.setHeader('Access-Control-Allow-Methods', allowMethods);
+      res.sendStatus(204);
+    });
+}
+
 export function buildLegacyRouter(
   routes: readonly LegacyRoute[],
   operationNames: ReadonlySet<string>,
@@ -33,7 +49,7 @@ export function buildLegacyRouter(
   for (const route of routes) {
     for (const path of route.paths) {
       if (route.method === 'options') {
-        router.options(path, corsFor(route.allowMethods));
+        router.options(path, preflightHandler(corsFor, route.allowMethods));
         continue;
       }
       if (!operationNames.has(route.operation)) {
@@ -45,8 +61,8 @@ export function buildLegacyRouter(
     }
   }
   // `OPTIONS /api/*` passes to the CORS middleware (API document).
-  router.options('/{*rest}', corsFor());
-  router.use((_req, res) => {
+  router.options(['/api/{*rest}', '/groupe/{*rest}'], preflightHandler(corsFor));
+  router.use('/api', (_req, res) => {
     res.status(404).json({ success: false, error: messages.pageNotFound });
   });
   return router;

@@ -104,9 +104,17 @@ export async function findByPid(pid: string) {
   return person;
 }
 
+/** A name given by a user designates the person: family name, or given and family names in either order. */
+export function nameDesignates(person: { nom: string; prenom: string }, name: string): boolean {
+  const wanted = normaliseForComparison(name);
+  return [person.nom, `${person.prenom} ${person.nom}`, `${person.nom} ${person.prenom}`].some(
+    (candidate) => normaliseForComparison(candidate) === wanted,
+  );
+}
+
 /**
- * `checkPid`: the person whose pid and family name (case and accents ignored) both match. An
- * unknown pid and a wrong name get the same answer, so the route cannot be used to probe pids.
+ * `checkPid`: the person whose pid and name (case and accents ignored) both match. An unknown pid
+ * and a wrong name get the same answer, so the route cannot be used to probe pids.
  */
 export async function findByPidAndName(pid: string | null | undefined, nom: string | null | undefined) {
   const problems = [];
@@ -114,7 +122,7 @@ export async function findByPidAndName(pid: string | null | undefined, nom: stri
   if (!nom?.trim()) problems.push('nom manquant');
   if (problems.length > 0) throw new InvalidInputError(problems);
   const person = await db.person.findUnique({ where: { pid: pid!.trim() } });
-  if (!person || normaliseForComparison(person.nom) !== normaliseForComparison(nom!)) {
+  if (!person || !nameDesignates(person, nom!)) {
     throw new NotFoundError(`Aucune personne avec le pid ${pid!.trim()} et le nom ${nom!.trim()}`);
   }
   return person;

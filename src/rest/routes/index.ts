@@ -1,5 +1,6 @@
 /** Every legacy route, by domain. */
 import type { LegacyRoute } from '../route-table.ts';
+import { groupRoutes } from './groups.ts';
 import { personRoutes } from './persons.ts';
 
-export const legacyRoutes: readonly LegacyRoute[] = [...personRoutes];
+export const legacyRoutes: readonly LegacyRoute[] = [...personRoutes, ...groupRoutes];

@@ -11,20 +11,20 @@ const fromBodyOrQuery = ({ body, query }: RequestParts, key: string) =>
 export const personRoutes: LegacyRoute[] = [
   {
     method: 'post',
-    paths: ['/connexion'],
+    paths: ['/api/connexion'],
     operation: 'Login',
     variables: (r) => ({ origine: fromBodyOrQuery(r, 'origine'), token: fromBodyOrQuery(r, 'token') }),
   },
   {
     method: 'get',
-    paths: ['/connexion'],
+    paths: ['/api/connexion'],
     operation: 'Login',
     variables: (r) => ({ origine: fromBodyOrQuery(r, 'origine'), token: fromBodyOrQuery(r, 'token') }),
   },
-  { method: 'get', paths: ['/deconnexion'], operation: 'Logout' },
+  { method: 'get', paths: ['/api/deconnexion'], operation: 'Logout' },
   {
     method: 'get',
-    paths: ['/personne/current'],
+    paths: ['/api/personne/current'],
     operation: 'CurrentSession',
     shape: (viewer) => ({
       ...(viewer.person ? { user: viewer.person } : {}),
@@ -35,20 +35,20 @@ export const personRoutes: LegacyRoute[] = [
   },
   {
     method: 'get',
-    paths: ['/personne/me'],
+    paths: ['/api/personne/me'],
     operation: 'Me',
     shape: ({ __typename, ...viewer }) => viewer,
   },
   {
     method: 'get',
-    paths: ['/personne/checkPid'],
+    paths: ['/api/personne/checkPid'],
     operation: 'CheckPid',
     variables: ({ query }) => ({ pid: text(query.pid), nom: text(query.nom) }),
     shape: ({ __typename, ...person }) => person,
   },
   {
     method: 'post',
-    paths: ['/personne/add'],
+    paths: ['/api/personne/add'],
     operation: 'AddPerson',
     // Passed as posted: GraphQL rejects wrong types, the service reports what is missing.
     variables: ({ body }) => ({

@@ -1,0 +1,221 @@
+/** GraphQL: the Group type, group queries and the membership transitions. */
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { Group } from '../../db/client.ts';
+import { ForbiddenError } from '../../errors.ts';
+import { builder } from '../../graphql/builder.ts';
+import { errorType } from '../../graphql/errors.ts';
+import {
+  GroupNameTakenError,
+  GroupNotFoundError,
+  InvalidGroupNameError,
+  ManagerNotFoundError,
+  NotInGroupError,
+} from './groups.errors.ts';
+import {
+  createGroup,
+  createGroupFromName,
+  deleteGroup,
+  findGroup,
+  findGroupByName,
+  followGroup,
+  type GroupQuery,
+  type GroupRelation,
+  ignoreGroup,
+  joinGroup,
+  listGroups,
+  quitGroup,
+  saveGroup,
+  updateGroup,
+  viewerGroups,
+} from './groups.service.ts';
+
+errorType(GroupNotFoundError);
+errorType(GroupNameTakenError);
+errorType(InvalidGroupNameError);
+errorType(ManagerNotFoundError);
+errorType(NotInGroupError);
+
+// Both manager fields read the same planned selection: one query for every group of a list.
+const managersSelection = {
+  managers: {
+    select: { personOid: true, person: { select: { nom: true, prenom: true } } },
+    orderBy: { position: 'asc' },
+  },
+} as const;
+
+export const GroupType = builder.prismaObject('Group', {
+  fields: (t) => ({
+    oid: t.exposeInt('oid'),
+    nom: t.exposeString('nom'),
+    description: t.exposeString('description'),
+    ouvert: t.exposeBoolean('ouvert', { description: 'Open group: anyone may join.' }),
+    public: t.exposeBoolean('public', { description: 'Public group: anyone may follow.' }),
+    dateCreation: t.expose('createdAt', { type: 'DateTime' }),
+    gestionnaires: t.intList({
+      description: 'Oids of the managers, in the order they were added.',
+      select: managersSelection,
+      resolve: (group) => group.managers.map((m) => m.personOid),
+    }),
+    gestionnairesNames: t.stringList({
+      description: '"Prénom Nom" of each manager, aligned with `gestionnaires`.',
+      select: managersSelection,
+      resolve: (group) => group.managers.map((m) => `${m.person.prenom} ${m.person.nom}`.trim()),
+    }),
+  }),
+});
+
+const GroupRelationType = builder.objectRef<GroupRelation<Group>>('GroupRelation').implement({
+  description: 'A group the viewer manages, belongs to or follows.',
+  fields: (t) => ({
+    group: t.field({ type: GroupType, resolve: (relation) => relation.group }),
+    manager: t.exposeBoolean('manager'),
+    member: t.exposeBoolean('member'),
+    follower: t.exposeBoolean('follower'),
+  }),
+});
+
+const DeletedGroupType = builder.simpleObject('DeletedGroup', {
+  fields: (t) => ({ oid: t.int(), nom: t.string() }),
+});
+
+const SaveGroupInputType = builder.inputType('SaveGroupInput', {
+  description: 'Flags and description are written only when given. The service validates the name.',
+  fields: (t) => ({
+    oid: t.int({ required: false, description: 'Present: update this group. Absent: create one.' }),
+    nom: t.string({ required: false }),
+    description: t.string({ required: false }),
+    ouvert: t.boolean({ required: false }),
+    public: t.boolean({ required: false }),
+    newGestionnairePid: t.string({ required: false }),
+    newGestionnaireNom: t.string({ required: false }),
+  }),
+});
+
+const writeErrors = [
+  ForbiddenError,
+  GroupNotFoundError,
+  GroupNameTakenError,
+  InvalidGroupNameError,
+  ManagerNotFoundError,
+];
+
+builder.queryFields((t) => ({
+  group: t.field({
+    type: GroupType,
+    description: 'A group by oid.',
+    authScopes: { public: true },
+    errors: { types: [GroupNotFoundError] },
+    args: { oid: t.arg.int({ required: true }) },
+    resolve: (_root, args, context, info) =>
+      findGroup(args.oid, queryFromInfo({ context, info, typeName: 'Group' }) as GroupQuery),
+  }),
+  groupByName: t.field({
+    type: GroupType,
+    description: 'A group by name; equivalent spellings (case, accents, punctuation) find it too.',
+    authScopes: { public: true },
+    errors: { types: [GroupNotFoundError] },
+    args: { nom: t.arg.string({ required: true }) },
+    resolve: (_root, args, context, info) =>
+      findGroupByName(args.nom, queryFromInfo({ context, info, typeName: 'Group' }) as GroupQuery),
+  }),
+  myGroups: t.field({
+    type: [GroupRelationType],
+    description: 'Every group the viewer manages, belongs to or follows, by name.',
+    authScopes: { person: true },
+    resolve: (_root, _args, context, info) =>
+      viewerGroups(
+        context.viewer,
+        queryFromInfo({ context, info, path: ['group'], select: { oid: true } }) as GroupQuery,
+      ),
+  }),
+  openGroups: t.prismaField({
+    type: ['Group'],
+    description: 'Groups anyone may join.',
+    authScopes: { person: true },
+    resolve: (query) => listGroups('ouvert', query),
+  }),
+  publicGroups: t.prismaField({
+    type: ['Group'],
+    description: 'Groups anyone may follow.',
+    authScopes: { person: true },
+    resolve: (query) => listGroups('public', query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  saveGroup: t.field({
+    type: GroupType,
+    description: 'Legacy `POST /api/groupe`: update when `oid` is given, create otherwise.',
+    authScopes: { person: true },
+    errors: { types: writeErrors },
+    args: { input: t.arg({ type: SaveGroupInputType, required: true }) },
+    resolve: (_root, args, context) => saveGroup(context.viewer, args.input),
+  }),
+  createGroup: t.field({
+    type: GroupType,
+    description: 'Creates a group; the creator becomes its sole manager, a member and a follower.',
+    authScopes: { person: true },
+    errors: { types: writeErrors },
+    args: { input: t.arg({ type: SaveGroupInputType, required: true }) },
+    resolve: (_root, args, context) => createGroup(context.viewer, { ...args.input, oid: null }),
+  }),
+  updateGroup: t.field({
+    type: GroupType,
+    description: 'Updates a group (managers only): flags, description, rename, one more manager.',
+    authScopes: { person: true },
+    errors: { types: writeErrors },
+    args: { oid: t.arg.int({ required: true }), input: t.arg({ type: SaveGroupInputType, required: true }) },
+    resolve: (_root, args, context) => updateGroup(context.viewer, args.oid, args.input),
+  }),
+  createGroupFromName: t.field({
+    type: GroupType,
+    description: 'Legacy `ajouter`: a closed, public group from its name.',
+    authScopes: { person: true },
+    errors: { types: writeErrors },
+    args: { nom: t.arg.string({ required: true }) },
+    resolve: (_root, args, context) => createGroupFromName(context.viewer, args.nom),
+  }),
+  joinGroup: t.field({
+    type: GroupType,
+    description: 'Joins a group that is open, or that the viewer already belongs to or manages.',
+    authScopes: { person: true },
+    errors: { types: [ForbiddenError, GroupNotFoundError] },
+    args: { nom: t.arg.string({ required: true }) },
+    resolve: (_root, args, context) => joinGroup(context.viewer, args.nom),
+  }),
+  followGroup: t.field({
+    type: GroupType,
+    description: 'Follows a group that is public, or that the viewer manages.',
+    authScopes: { person: true },
+    errors: { types: [ForbiddenError, GroupNotFoundError] },
+    args: { nom: t.arg.string({ required: true }) },
+    resolve: (_root, args, context) => followGroup(context.viewer, args.nom),
+  }),
+  quitGroup: t.field({
+    type: GroupType,
+    description: 'Leaves the members of a group (a manager stays a manager).',
+    authScopes: { person: true },
+    errors: { types: [GroupNotFoundError, NotInGroupError] },
+    args: { nom: t.arg.string({ required: true }) },
+    resolve: (_root, args, context) => quitGroup(context.viewer, args.nom),
+  }),
+  ignoreGroup: t.field({
+    type: GroupType,
+    description: 'Stops following a group.',
+    authScopes: { person: true },
+    errors: { types: [GroupNotFoundError, NotInGroupError] },
+    args: { nom: t.arg.string({ required: true }) },
+    resolve: (_root, args, context) => ignoreGroup(context.viewer, args.nom),
+  }),
+  deleteGroup: t.field({
+    type: DeletedGroupType,
+    description: 'Deletes a group (managers only).',
+    authScopes: { person: true },
+    errors: { types: [ForbiddenError, GroupNotFoundError] },
+    args: { nom: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => {
+      const { oid, nom } = await deleteGroup(context.viewer, args.nom);
+      return { oid, nom };
+    },
+  }),
+}));

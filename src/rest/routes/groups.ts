@@ -1,0 +1,175 @@
+/** Legacy group routes (API document, "Groups"). */
+import type { LegacyRoute, RequestParts } from '../route-table.ts';
+
+type LegacyGroup = { __typename?: string; nom: string } & Record<string, unknown>;
+type Relation = { manager: boolean; member: boolean; follower: boolean; group: LegacyGroup };
+
+const group = ({ __typename, ...fields }: LegacyGroup) => fields;
+const byName = ({ params }: RequestParts) => ({ nom: params.nom });
+const nothing = () => ({});
+/** Group list routes hide internal failures behind this message (API document, "Errors"). */
+const listFailure = 'Impossible de récupérer les groupes';
+
+/**
+ * The API document says `ouvert` and `public` are "coerced to boolean". Legacy forms post "true",
+ * "1", "on" or "false", "0", "": those are mapped; anything else goes to GraphQL as posted, which
+ * rejects it (400).
+ */
+function legacyBoolean(value: unknown): unknown {
+  if (value === true || value === 1 || value === '1' || value === 'true' || value === 'on') return true;
+  if (value === false || value === 0 || value === '0' || value === 'false' || value === '' || value === null)
+    return false;
+  return value;
+}
+
+/** Legacy list entries: managed groups first, then member, then followed; each group once. */
+function entries(relations: Relation[], kinds: Array<'manager' | 'member' | 'follower'>) {
+  const flag = { manager: 'admin', member: 'member', follower: 'follower' } as const;
+  const listed = new Set<string>();
+  const result: Record<string, unknown>[] = [];
+  for (const kind of kinds) {
+    for (const relation of relations) {
+      if (!relation[kind] || listed.has(relation.group.nom)) continue;
+      listed.add(relation.group.nom);
+      result.push({ name: relation.group.nom, [flag[kind]]: true });
+    }
+  }
+  return result;
+}
+
+const groupListOptions = ['admin', 'membre', 'perso', 'suivis', 'ouverts', 'publics'].map(
+  (list) => `/api/groupes/${list}`,
+);
+
+export const groupRoutes: LegacyRoute[] = [
+  {
+    method: 'post',
+    paths: ['/api/groupe'],
+    operation: 'SaveGroup',
+    variables: ({ body }) => ({
+      input: {
+        oid: body.oid,
+        nom: body.nom,
+        description: body.description,
+        ouvert: legacyBoolean(body.ouvert),
+        public: legacyBoolean(body.public),
+        newGestionnairePid: body.newGestionnairePid,
+        newGestionnaireNom: body.newGestionnaireNom,
+      },
+    }),
+    shape: group,
+  },
+  { method: 'options', paths: ['/api/groupe'], allowMethods: 'POST,OPTIONS' },
+  {
+    method: 'get',
+    paths: ['/api/groupe/byId/:oid', '/api/groupe/:oid'],
+    operation: 'GroupById',
+    // Not a number: GraphQL refuses the variable (400).
+    variables: ({ params, query }) => ({
+      oid: /^\d+$/.test(params.oid ?? '') ? Number(params.oid) : params.oid,
+      full: query.format === 'full',
+    }),
+    shape: group,
+  },
+  {
+    method: 'get',
+    paths: ['/api/groupe/byNom/:nom'],
+    operation: 'GroupByName',
+    variables: ({ params, query }) => ({ nom: params.nom, full: query.format === 'full' }),
+    shape: group,
+  },
+  {
+    method: 'get',
+    paths: ['/api/groupe/ajouter/:nom'],
+    operation: 'CreateGroupFromName',
+    variables: byName,
+    shape: nothing,
+  },
+  {
+    method: 'get',
+    paths: ['/api/groupe/ignorer/:nom'],
+    operation: 'IgnoreGroup',
+    variables: byName,
+    shape: nothing,
+  },
+  {
+    method: 'get',
+    paths: ['/groupe/quitter/:nom', '/api/groupe/quitter/:nom'],
+    operation: 'QuitGroup',
+    variables: byName,
+    shape: nothing,
+  },
+  {
+    method: 'get',
+    paths: ['/groupe/suivre/:nom', '/api/groupe/suivre/:nom'],
+    operation: 'FollowGroup',
+    variables: byName,
+    shape: group,
+  },
+  {
+    method: 'get',
+    paths: ['/groupe/rejoindre/:nom', '/api/groupe/rejoindre/:nom'],
+    operation: 'JoinGroup',
+    variables: byName,
+    shape: group,
+  },
+  {
+    method: 'delete',
+    paths: ['/api/groupe/:nom'],
+    operation: 'DeleteGroup',
+    variables: byName,
+    // `reponseDeleted.deleted` echoes the name as passed.
+    shape: (_deleted, { params }) => ({ deleted: params.nom }),
+  },
+  { method: 'options', paths: ['/api/groupe/:nom'], allowMethods: 'DELETE,OPTIONS' },
+  {
+    method: 'get',
+    paths: ['/api/groupes/admin'],
+    operation: 'MyGroups',
+    shape: (relations: Relation[]) => ({ groupesAdmin: entries(relations, ['manager']) }),
+    internalErrorMessage: listFailure,
+  },
+  {
+    method: 'get',
+    paths: ['/api/groupes/membre'],
+    operation: 'MyGroups',
+    shape: (relations: Relation[]) => ({ groupesMembre: entries(relations, ['manager', 'member']) }),
+    internalErrorMessage: listFailure,
+  },
+  {
+    method: 'get',
+    paths: ['/api/groupes/suivis'],
+    operation: 'MyGroups',
+    shape: (relations: Relation[]) => ({
+      groupesSuivis: entries(relations, ['manager', 'member', 'follower']),
+    }),
+    internalErrorMessage: listFailure,
+  },
+  {
+    method: 'get',
+    paths: ['/api/groupes/perso'],
+    operation: 'MyGroups',
+    shape: (relations: Relation[]) => ({
+      groupes: Object.fromEntries(relations.map((r) => [r.group.nom, group(r.group)])),
+      groupesAdmin: relations.filter((r) => r.manager).map((r) => r.group.nom),
+      groupesMembre: relations.filter((r) => r.member).map((r) => r.group.nom),
+      groupesSuivis: relations.filter((r) => r.follower).map((r) => r.group.nom),
+    }),
+    internalErrorMessage: listFailure,
+  },
+  {
+    method: 'get',
+    paths: ['/api/groupes/ouverts'],
+    operation: 'OpenGroups',
+    shape: (groups: LegacyGroup[]) => ({ groupes: groups.map(group) }),
+    internalErrorMessage: listFailure,
+  },
+  {
+    method: 'get',
+    paths: ['/api/groupes/publics'],
+    operation: 'PublicGroups',
+    shape: (groups: LegacyGroup[]) => ({ groupes: groups.map(group) }),
+    internalErrorMessage: listFailure,
+  },
+  { method: 'options', paths: groupListOptions, allowMethods: 'GET,OPTIONS' },
+];
