@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, onStatement } from '../../src/db/client.ts';
-import { type Browser, logIn, tokenHeaders } from '../support/actors.ts';
+import { type Browser, logIn, logInWithRoles, tokenHeaders } from '../support/actors.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { type FakeLab, type LabUser, labUser, startFakeLab } from '../support/fake-lab.ts';
 import { errorCode, graphql } from '../support/graphql.ts';
@@ -449,11 +449,13 @@ describe('DELETE /api/groupe/:nom', () => {
     expect((await browsers.manager.delete(path('/api/groupe/:nom', group.nom))).status).toBe(404);
   });
 
-  it('lets an all-rights caller delete any group', async () => {
+  it('lets an administrator delete a group they do not manage; a token alone is not a person', async () => {
     const group = await createGroup(browsers.manager);
-    const response = await app.client().delete(path('/api/groupe/:nom', group.nom)).set(tokenHeaders);
-    // A token caller is not a person: group transitions need one.
-    expect(response.status).toBe(403);
+    const byToken = await app.client().delete(path('/api/groupe/:nom', group.nom)).set(tokenHeaders);
+    expect(byToken.status).toBe(403);
+    const { browser: admin } = await logInWithRoles(app, lab, ['admin']);
+    const byAdmin = await admin.delete(path('/api/groupe/:nom', group.nom));
+    expect(byAdmin.body).toEqual({ success: true, deleted: group.nom });
   });
 
   it('announces DELETE,OPTIONS on OPTIONS /api/groupe/:nom, and answers OPTIONS /api/groupe', async () => {
@@ -663,4 +665,119 @@ describe('GraphQL gives the same outcomes as REST', () => {
       expect(outcomes).toEqual([expected[name]![actor], expected[name]![actor]]);
     });
   }
+});
+
+describe('GraphQL group operations', () => {
+  const GROUP = 'oid nom ouvert public gestionnaires gestionnairesNames';
+
+  it('createGroup, updateGroup and createGroupFromName return typed errors', async () => {
+    const nom = groupName('GQL');
+    const create = `mutation ($input: SaveGroupInput!) { createGroup(input: $input) { __typename ... on Error { code message } ... on Group { ${GROUP} } } }`;
+    const created = await graphql(browsers.manager, create, { input: { nom, ouvert: true } });
+    expect(created.data?.createGroup).toMatchObject({
+      __typename: 'Group',
+      nom,
+      ouvert: true,
+      public: false,
+      gestionnaires: [oids.manager],
+      gestionnairesNames: ['Anne Gérant'],
+    });
+    const taken = await graphql(browsers.outsider, create, { input: { nom: nom.toLowerCase() } });
+    expect(taken.data?.createGroup).toMatchObject({ __typename: 'GroupNameTakenError', code: 'CONFLICT' });
+    const invalid = await graphql(browsers.outsider, create, { input: { nom: '?!' } });
+    expect(invalid.data?.createGroup).toMatchObject({
+      __typename: 'InvalidGroupNameError',
+      code: 'INVALID_INPUT',
+    });
+    const pupil = await graphql(browsers.pupil, create, { input: { nom: groupName() } });
+    expect(pupil.data?.createGroup).toMatchObject({ __typename: 'ForbiddenError', code: 'FORBIDDEN' });
+
+    const update = `mutation ($oid: Int!, $input: SaveGroupInput!) { updateGroup(oid: $oid, input: $input) { __typename ... on Error { code } ... on Group { ${GROUP} } } }`;
+    const oid = (created.data?.createGroup as { oid: number }).oid;
+    const noManager = await graphql(browsers.manager, update, {
+      oid,
+      input: { newGestionnairePid: 'x/y', newGestionnaireNom: 'z' },
+    });
+    expect(noManager.data?.updateGroup).toMatchObject({
+      __typename: 'ManagerNotFoundError',
+      code: 'NOT_FOUND',
+    });
+    const renamed = await graphql(browsers.manager, update, {
+      oid,
+      input: { nom: `${nom} bis`, public: true },
+    });
+    expect(renamed.data?.updateGroup).toMatchObject({ nom: `${nom} bis`, public: true, ouvert: true });
+    const missing = await graphql(browsers.manager, update, { oid: 99999999, input: {} });
+    expect(missing.data?.updateGroup).toMatchObject({ __typename: 'GroupNotFoundError', code: 'NOT_FOUND' });
+
+    const fromName = await graphql(
+      browsers.manager,
+      'mutation ($nom: String!) { createGroupFromName(nom: $nom) { ... on Group { ouvert public } } }',
+      { nom: groupName('Depuis nom') },
+    );
+    expect(fromName.data?.createGroupFromName).toEqual({ ouvert: false, public: true });
+  });
+
+  it('myGroups, openGroups, publicGroups and group(oid) read what REST reads', async () => {
+    const viewer = await logIn(app, lab, labUser({ type: 1 }));
+    const own = await createGroup(viewer, { ouvert: true, public: true });
+    const other = await createGroup(browsers.manager, { public: true });
+    await viewer.get(path('/groupe/suivre/:nom', other.nom));
+    const response = await graphql(
+      viewer,
+      `{ myGroups { manager member follower group { nom gestionnaires } }
+         openGroups { nom } publicGroups { nom } }`,
+    );
+    expect(response.data?.myGroups).toEqual(
+      [
+        {
+          manager: true,
+          member: true,
+          follower: true,
+          group: { nom: own.nom, gestionnaires: [expect.any(Number)] },
+        },
+        {
+          manager: false,
+          member: false,
+          follower: true,
+          group: { nom: other.nom, gestionnaires: [oids.manager] },
+        },
+      ].sort((a, b) => (a.group.nom.toLowerCase() < b.group.nom.toLowerCase() ? -1 : 1)),
+    );
+    expect(response.data?.openGroups).toContainEqual({ nom: own.nom });
+    expect(response.data?.openGroups).not.toContainEqual({ nom: other.nom });
+    expect(response.data?.publicGroups).toEqual(
+      expect.arrayContaining([{ nom: own.nom }, { nom: other.nom }]),
+    );
+    const byOid = await graphql(
+      app.client(),
+      'query ($oid: Int!) { group(oid: $oid) { ... on Group { nom } } }',
+      {
+        oid: own.oid,
+      },
+    );
+    expect(byOid.data?.group).toEqual({ nom: own.nom });
+    const anonymous = await graphql(app.client(), '{ myGroups { manager } }');
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('ignoreGroup and quitGroup report NotInGroupError', async () => {
+    const group = await createGroup(browsers.manager, { public: true });
+    const quit = await graphql(
+      browsers.outsider,
+      'mutation ($nom: String!) { quitGroup(nom: $nom) { __typename ... on Error { code message } } }',
+      { nom: group.nom },
+    );
+    expect(quit.data?.quitGroup).toEqual({
+      __typename: 'NotInGroupError',
+      code: 'CONFLICT',
+      message: `Vous n’étiez pas dans le groupe ${group.nom}`,
+    });
+    const ignore = await graphql(
+      browsers.manager,
+      'mutation ($nom: String!) { ignoreGroup(nom: $nom) { __typename ... on Group { nom } } }',
+      { nom: group.nom },
+    );
+    expect(ignore.data?.ignoreGroup).toEqual({ __typename: 'Group', nom: group.nom });
+  });
 });
