@@ -26,6 +26,14 @@ export interface Context {
   session: SessionHandle;
   /** Resolves the caller again from the same credentials (after a login or logout). */
   identify(): Promise<Viewer>;
+  /** Per-request memo for domain modules (see `memo`). */
+  cache: Map<string, unknown>;
+}
+
+/** Computes `compute()` once per request under `key`. */
+export function memo<T>(context: Pick<Context, 'cache'>, key: string, compute: () => T): T {
+  if (!context.cache.has(key)) context.cache.set(key, compute());
+  return context.cache.get(key) as T;
 }
 
 export interface ContextSource {
@@ -47,6 +55,7 @@ export function createContextFactory(services: Services) {
       viewer: await identify(),
       session,
       identify,
+      cache: new Map(),
     };
   };
 }

@@ -10,7 +10,7 @@ import { PrismaClient as PostgresClient } from '../generated/postgresql/client.t
 import { type Prisma, PrismaClient } from '../generated/sqlite/client.ts';
 import { type Provider, providerOf } from './database-url.ts';
 
-export type { Group, Person } from '../generated/sqlite/client.ts';
+export type { Group, Person, Resource } from '../generated/sqlite/client.ts';
 export type { Prisma };
 export type Database = PrismaClient;
 /** The client inside `db.$transaction(async (tx) => …)`. */

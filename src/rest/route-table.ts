@@ -24,7 +24,15 @@ export interface OperationRoute {
   status?: number;
   /** Message of an unexpected failure (500) on this route, instead of the generic one. */
   internalErrorMessage?: string;
+  /**
+   * `/public/` routes: run as an anonymous caller whatever the cookie or token (API document,
+   * "Routes whose path contains /public/ ignore the session"), and let proxies cache the answer.
+   */
+  publicCache?: boolean;
 }
+
+/** `Cache-Control` of `/public/` answers: shared caches may keep them briefly. */
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=60';
 
 /** Methods announced by OPTIONS on routes that name none. */
 export const DEFAULT_METHODS = 'GET,POST,DELETE,OPTIONS';

@@ -6,19 +6,34 @@ import { type Request, type Response, Router } from 'express';
 import { messages } from '../errors.ts';
 import type { OperationRunner } from './execute.ts';
 import { toLegacyResponse } from './legacy-response.ts';
-import { DEFAULT_METHODS, type LegacyRoute, type OperationRoute, type RequestParts } from './route-table.ts';
+import {
+  DEFAULT_METHODS,
+  type LegacyRoute,
+  type OperationRoute,
+  PUBLIC_CACHE_CONTROL,
+  type RequestParts,
+} from './route-table.ts';
 
 function requestParts(req: Request): RequestParts {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
   return { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body };
 }
 
+/** The request as an anonymous caller sends it: no session, no token. */
+function withoutCredentials(req: Request): Request {
+  const { cookie: _cookie, 'x-apitoken': _token, ...headers } = req.headers;
+  return Object.create(req, { session: { value: undefined }, headers: { value: headers } });
+}
+
 function operationHandler(route: OperationRoute, runOperation: OperationRunner) {
   return async (req: Request, res: Response) => {
     const parts = requestParts(req);
     const variables = route.variables ? route.variables(parts) : {};
-    const result = await runOperation(route.operation, variables, { req, res });
+    const caller = route.publicCache ? withoutCredentials(req) : req;
+    const result = await runOperation(route.operation, variables, { req: caller, res });
     const { status, body } = toLegacyResponse(result, route, parts);
+    // Express answers 304 itself when the ETag it computes matches If-None-Match.
+    if (route.publicCache && status === 200) res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
     res.status(status).json(body);
   };
 }

@@ -2,5 +2,6 @@
 import type { LegacyRoute } from '../route-table.ts';
 import { groupRoutes } from './groups.ts';
 import { personRoutes } from './persons.ts';
+import { resourceRoutes } from './resources.ts';
 
-export const legacyRoutes: readonly LegacyRoute[] = [...personRoutes, ...groupRoutes];
+export const legacyRoutes: readonly LegacyRoute[] = [...personRoutes, ...groupRoutes, ...resourceRoutes];

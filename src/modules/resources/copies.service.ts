@@ -1,0 +1,130 @@
+/**
+ * Copies and aliases. An alias is a resource of its own that points to its source (`aliasOf`) and
+ * carries the caller as author; forking turns an alias into a real copy of its source, keeping the
+ * alias oid. Cloning copies a type this repository can edit, and otherwise makes (or reuses) the
+ * caller's alias. All go through `saveResource`: same validation, warnings and transaction.
+ */
+import type { Context } from '../../context.ts';
+import { db } from '../../db/client.ts';
+import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
+import { canCreate } from './resources.policy.ts';
+import { type FullResource, ridOf, toLegacy } from './resources.repository.ts';
+import { loadFull, readResource, type SaveResult, saveResource } from './resources.service.ts';
+import { EDITABLE_TYPES, RELATION_COPY_OF } from './vocabulary.ts';
+
+function requireCreator(context: Context) {
+  const person = context.viewer.person;
+  if (!person)
+    throw context.viewer.kind === 'anonymous' ? new AuthenticationRequiredError() : new ForbiddenError();
+  if (!canCreate(context.viewer)) throw new ForbiddenError();
+  return person;
+}
+
+/** A readable local resource, whole. */
+async function readableSource(context: Context, oid: number): Promise<FullResource> {
+  await readResource(context, { where: { oid }, label: String(oid), byKey: false });
+  return (await loadFull({ oid }))!;
+}
+
+/** The content of `source` as a posted body (no identity, no ownership, no sharing). */
+function contentOf(source: FullResource, baseId: string) {
+  const legacy = toLegacy(source, baseId);
+  return {
+    type: legacy.type,
+    titre: legacy.titre,
+    resume: legacy.resume,
+    description: legacy.description,
+    commentaires: legacy.commentaires,
+    parametres: legacy.parametres,
+    ...(legacy.enfants !== undefined ? { enfants: legacy.enfants } : {}),
+    niveaux: legacy.niveaux,
+    categories: legacy.categories,
+    typePedagogiques: legacy.typePedagogiques,
+    typeDocumentaires: legacy.typeDocumentaires,
+    langue: legacy.langue,
+    publie: legacy.publie,
+    restriction: legacy.restriction,
+    indexable: legacy.indexable,
+    relations: legacy.relations,
+    // Whoever wrote the source stays credited.
+    auteursParents: [...new Set([...legacy.auteurs, ...legacy.auteursParents])],
+  };
+}
+
+/** The rid an alias of `source` points to: the source's own source when it is itself an alias. */
+const targetOf = (source: FullResource, baseId: string) => source.aliasOf ?? ridOf(baseId, source.oid);
+
+/** The caller's alias of `source`, made once and reused. */
+async function aliasFor(context: Context, source: FullResource): Promise<SaveResult> {
+  const person = requireCreator(context);
+  const { baseId } = context.config;
+  const aliasOf = targetOf(source, baseId);
+  const existing = await db.resource.findFirst({
+    where: { aliasOf, authors: { some: { personOid: person.oid } } },
+    select: { oid: true },
+  });
+  if (existing) return { oid: existing.oid, rid: ridOf(baseId, existing.oid), warnings: [], created: false };
+  return saveResource(context, { ...contentOf(source, baseId), aliasOf, auteurs: [person.pid] }, false);
+}
+
+/** `createAlias`: an alias of a local resource, authored by the caller. */
+export async function createAlias(context: Context, baseId: string, oid: number): Promise<SaveResult> {
+  if (baseId !== context.config.baseId) {
+    const known = context.config.peers.some((peer) => peer.baseId === baseId);
+    throw new InvalidInputError(
+      known
+        ? `Les alias de ressources de la sésathèque ${baseId} ne sont pas encore pris en charge`
+        : `Sésathèque ${baseId} inconnue sur ${context.config.baseUrl}`,
+    );
+  }
+  return aliasFor(context, await readableSource(context, oid));
+}
+
+/** `clone`: a copy (editable types: title + " (copie)", the caller as author) or the caller's alias. */
+export async function cloneResource(context: Context, oid: number): Promise<SaveResult> {
+  const source = await readableSource(context, oid);
+  if (!EDITABLE_TYPES.has(source.type)) return aliasFor(context, source);
+  const person = requireCreator(context);
+  const { baseId } = context.config;
+  const content = contentOf(source, baseId);
+  return saveResource(
+    context,
+    {
+      ...content,
+      titre: `${source.titre} (copie)`,
+      auteurs: [person.pid],
+      relations: [...content.relations, [RELATION_COPY_OF, targetOf(source, baseId)]],
+    },
+    false,
+  );
+}
+
+/** `forkAlias`: the alias becomes a real copy of its source, keeping its oid and its authors. */
+export async function forkAlias(context: Context, oid: number): Promise<SaveResult> {
+  const alias = await loadFull({ oid });
+  if (!alias) {
+    // Let the read rules decide between "not found" and "denied".
+    await readResource(context, { where: { oid }, label: String(oid), byKey: false });
+  }
+  if (!alias!.aliasOf) throw new InvalidInputError(`La ressource ${oid} n’est pas un alias`);
+  const { baseId } = context.config;
+  const [sourceBase, sourceOid] = alias!.aliasOf.split('/') as [string, string];
+  if (sourceBase !== baseId) {
+    throw new InvalidInputError(
+      `La source ${alias!.aliasOf} est dans une autre sésathèque : pas encore pris en charge`,
+    );
+  }
+  const source = await readableSource(context, Number(sourceOid));
+  const content = contentOf(source, baseId);
+  return saveResource(
+    context,
+    {
+      ...content,
+      oid: alias!.oid,
+      aliasOf: null,
+      relations: [...content.relations, [RELATION_COPY_OF, alias!.aliasOf]],
+    },
+    false,
+    { forkingAlias: true },
+  );
+}

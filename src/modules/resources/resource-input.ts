@@ -1,0 +1,123 @@
+/**
+ * Validation of a posted resource (legacy `POST /api/ressource` body). Every problem is collected
+ * (one per field or list element, naming it) so a client can fix them all at once; unknown
+ * properties are not errors but warnings; fields the server manages are ignored.
+ */
+import { z } from 'zod';
+import { InvalidInputError } from '../../errors.ts';
+import { RELATION_TYPES } from './vocabulary.ts';
+
+/** `<baseId>/<id>`: one slash, nothing blank. */
+export const RID_PATTERN = /^[^/\s]+\/[^/\s]+$/;
+
+const text = z.string({ error: 'doit être une chaîne de caractères' });
+const nonEmpty = text.min(1, 'ne doit pas être vide');
+const integers = z.array(z.number().int(), { error: 'doit être une liste d’entiers' });
+const strings = z.array(z.string(), { error: 'doit être une liste de chaînes' });
+const rid = text.regex(RID_PATTERN, 'doit être un rid de la forme baseId/oid');
+
+const relation = z
+  .tuple([z.number().int(), z.string()], { error: 'doit être une paire [type de relation, rid]' })
+  .superRefine(([predicate, target], ctx) => {
+    if (!(predicate in RELATION_TYPES))
+      ctx.addIssue({ code: 'custom', message: `type de relation inconnu (${predicate})` });
+    if (!RID_PATTERN.test(target))
+      ctx.addIssue({ code: 'custom', message: `rid cible invalide (${target})` });
+  });
+
+/** The writable properties and their schemas. */
+const fieldSchemas = {
+  oid: z
+    .number({ error: 'doit être un entier positif' })
+    .int('doit être un entier positif')
+    .positive('doit être un entier positif'),
+  rid,
+  origine: nonEmpty,
+  idOrigine: z
+    .union([nonEmpty, z.number().int()], { error: 'doit être une chaîne ou un entier' })
+    .transform((value) => String(value)),
+  titre: text,
+  resume: text,
+  description: text,
+  commentaires: text,
+  type: nonEmpty.refine(
+    (type) => type !== 'error',
+    'le type « error » est réservé aux éléments de liste en erreur',
+  ),
+  categories: integers,
+  niveaux: strings,
+  typePedagogiques: integers,
+  typeDocumentaires: integers,
+  auteurs: strings,
+  auteursParents: strings,
+  contributeurs: strings,
+  groupes: strings,
+  groupesAuteurs: strings,
+  langue: nonEmpty,
+  publie: z.boolean({ error: 'doit être un booléen' }),
+  restriction: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], {
+    error: 'doit valoir 0, 1, 2 ou 3',
+  }),
+  indexable: z.boolean({ error: 'doit être un booléen' }),
+  parametres: z.unknown(),
+  enfants: z.array(z.record(z.string(), z.unknown()), { error: 'doit être une liste d’objets' }).nullable(),
+  aliasOf: rid.nullable(),
+  relations: z.array(relation, { error: 'doit être une liste de paires [type de relation, rid]' }),
+} as const;
+
+export type ResourceFields = {
+  -readonly [K in keyof typeof fieldSchemas]?: z.output<(typeof fieldSchemas)[K]>;
+};
+
+/** Managed by the server: accepted in a posted body (a read-modify-write round trip) and ignored. */
+const SERVER_FIELDS = new Set([
+  'cle',
+  'version',
+  'inc',
+  'dateCreation',
+  'dateMiseAJour',
+  'archiveOid',
+  '_droits',
+  '$droits',
+  '_auteurs',
+  '_contributeurs',
+  '_relations',
+  '_enfants',
+  'success',
+  'warnings',
+]);
+
+export interface ParsedResourceInput {
+  fields: ResourceFields;
+  /** Names of the properties present in the body (to tell merge from overwrite). */
+  posted: ReadonlySet<string>;
+  warnings: string[];
+}
+
+export function parseResourceInput(body: unknown): ParsedResourceInput {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new InvalidInputError('Le corps de la requête doit être un objet décrivant la ressource');
+  }
+  const fields: Record<string, unknown> = {};
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (SERVER_FIELDS.has(key)) continue;
+    const schema = (fieldSchemas as Record<string, z.ZodType>)[key];
+    if (!schema) {
+      warnings.push(`Propriété ${key} inconnue, ignorée`);
+      continue;
+    }
+    const result = schema.safeParse(value);
+    if (result.success) {
+      fields[key] = result.data;
+      continue;
+    }
+    for (const issue of result.error.issues) {
+      const where = issue.path.length > 0 ? `${key}[${issue.path.join('][')}]` : key;
+      problems.push(`${where} : ${issue.message}`);
+    }
+  }
+  if (problems.length > 0) throw new InvalidInputError(problems);
+  return { fields: fields as ResourceFields, posted: new Set(Object.keys(fields)), warnings };
+}

@@ -1,0 +1,172 @@
+/**
+ * Resources in the database: the selections of their join tables (shared by GraphQL fields, so
+ * that plugin-prisma merges them into one query per relation), the mapping to the legacy JSON, and
+ * the writing of a resource's multi-valued fields.
+ */
+import type { Prisma, Transaction } from '../../db/client.ts';
+import type { RightsFacts } from './resources.policy.ts';
+
+const byPosition = { orderBy: { position: 'asc' } } as const;
+const personFields = {
+  select: { personOid: true, person: { select: { pid: true, nom: true, prenom: true } } },
+  ...byPosition,
+} as const;
+const groupFields = { select: { groupOid: true, group: { select: { nom: true } } }, ...byPosition } as const;
+
+/** One entry per relation; GraphQL fields select these exact objects. */
+export const relationSelections = {
+  authors: { authors: personFields },
+  contributors: { contributors: personFields },
+  parentAuthors: { parentAuthors: personFields },
+  readerGroups: { readerGroups: groupFields },
+  authorGroups: { authorGroups: groupFields },
+  categories: { categories: { select: { categoryId: true }, ...byPosition } },
+  levels: { levels: { select: { level: true }, ...byPosition } },
+  pedagogicTypes: { pedagogicTypes: { select: { typeId: true }, ...byPosition } },
+  documentaryTypes: { documentaryTypes: { select: { typeId: true }, ...byPosition } },
+  relations: { relations: { select: { predicate: true, targetRid: true }, ...byPosition } },
+} as const;
+
+/** What the rights depend on. */
+export const rightsSelection = {
+  publie: true,
+  restriction: true,
+  type: true,
+  aliasOf: true,
+  ...relationSelections.authors,
+  ...relationSelections.contributors,
+  ...relationSelections.readerGroups,
+  ...relationSelections.authorGroups,
+} as const;
+
+/** Everything, for services that read a whole resource (writes, copies, archives). */
+export const fullInclude = {
+  ...relationSelections.authors,
+  ...relationSelections.contributors,
+  ...relationSelections.parentAuthors,
+  ...relationSelections.readerGroups,
+  ...relationSelections.authorGroups,
+  ...relationSelections.categories,
+  ...relationSelections.levels,
+  ...relationSelections.pedagogicTypes,
+  ...relationSelections.documentaryTypes,
+  ...relationSelections.relations,
+} as const;
+
+export type FullResource = Prisma.ResourceGetPayload<{ include: typeof fullInclude }>;
+type RightsRow = Prisma.ResourceGetPayload<{ select: typeof rightsSelection }>;
+
+export function factsOf(row: RightsRow): RightsFacts {
+  return {
+    publie: row.publie,
+    restriction: row.restriction,
+    type: row.type,
+    aliasOf: row.aliasOf,
+    authorOids: row.authors.map((a) => a.personOid),
+    contributorOids: row.contributors.map((c) => c.personOid),
+    readerGroupOids: row.readerGroups.map((g) => g.groupOid),
+    authorGroupOids: row.authorGroups.map((g) => g.groupOid),
+  };
+}
+
+export const ridOf = (baseId: string, oid: number) => `${baseId}/${oid}`;
+
+/** The resource in the legacy JSON shape (`reponseRessource` without the envelope). */
+export function toLegacy(row: FullResource, baseId: string) {
+  return {
+    oid: row.oid,
+    rid: ridOf(baseId, row.oid),
+    origine: row.origine,
+    idOrigine: row.idOrigine,
+    aliasOf: row.aliasOf,
+    cle: row.cle,
+    type: row.type,
+    titre: row.titre,
+    resume: row.resume,
+    description: row.description,
+    commentaires: row.commentaires,
+    parametres: row.parametres ?? {},
+    ...(row.enfants !== null ? { enfants: row.enfants } : {}),
+    niveaux: row.levels.map((l) => l.level),
+    categories: row.categories.map((c) => c.categoryId),
+    typePedagogiques: row.pedagogicTypes.map((t) => t.typeId),
+    typeDocumentaires: row.documentaryTypes.map((t) => t.typeId),
+    relations: row.relations.map((r) => [r.predicate, r.targetRid] as [number, string]),
+    auteurs: row.authors.map((a) => a.person.pid),
+    auteursParents: row.parentAuthors.map((a) => a.person.pid),
+    contributeurs: row.contributors.map((c) => c.person.pid),
+    groupes: row.readerGroups.map((g) => g.group.nom),
+    groupesAuteurs: row.authorGroups.map((g) => g.group.nom),
+    langue: row.langue,
+    publie: row.publie,
+    restriction: row.restriction,
+    indexable: row.indexable,
+    dateCreation: row.dateCreation.toISOString(),
+    dateMiseAJour: row.dateMiseAJour.toISOString(),
+    version: row.version,
+    inc: row.inc,
+    archiveOid: row.archiveOid,
+  };
+}
+
+export type LegacyResource = ReturnType<typeof toLegacy>;
+
+/** The multi-valued fields of a resource, resolved to ids. */
+export interface ResourceLinks {
+  authorOids: number[];
+  contributorOids: number[];
+  parentAuthorOids: number[];
+  readerGroupOids: number[];
+  authorGroupOids: number[];
+  categories: number[];
+  niveaux: string[];
+  typePedagogiques: number[];
+  typeDocumentaires: number[];
+  relations: [number, string][];
+}
+
+/** Join table and value column of each multi-valued field. */
+const LINK_TABLES = {
+  authorOids: ['resourceAuthor', 'personOid'],
+  contributorOids: ['resourceContributor', 'personOid'],
+  parentAuthorOids: ['resourceParentAuthor', 'personOid'],
+  readerGroupOids: ['resourceGroup', 'groupOid'],
+  authorGroupOids: ['resourceAuthorGroup', 'groupOid'],
+  categories: ['resourceCategory', 'categoryId'],
+  niveaux: ['resourceLevel', 'level'],
+  typePedagogiques: ['resourcePedagogicType', 'typeId'],
+  typeDocumentaires: ['resourceDocumentaryType', 'typeId'],
+} as const satisfies Record<Exclude<keyof ResourceLinks, 'relations'>, readonly [keyof Transaction, string]>;
+
+// The join tables share one shape (resourceOid, value, position); their Prisma delegates do not
+// share a type, hence this narrow view of them.
+type LinkTable = {
+  deleteMany(args: { where: { resourceOid: number } }): Promise<unknown>;
+  createMany(args: { data: Record<string, unknown>[] }): Promise<unknown>;
+};
+
+/** Replaces the given multi-valued fields of a resource (the others are left alone), keeping order. */
+export async function writeLinks(tx: Transaction, resourceOid: number, links: Partial<ResourceLinks>) {
+  for (const [field, [table, column]] of Object.entries(LINK_TABLES)) {
+    const values = links[field as keyof typeof LINK_TABLES];
+    if (!values) continue;
+    const delegate = tx[table] as unknown as LinkTable;
+    await delegate.deleteMany({ where: { resourceOid } });
+    const distinct = [...new Set<unknown>(values)];
+    await delegate.createMany({
+      data: distinct.map((value, position) => ({ resourceOid, [column]: value, position })),
+    });
+  }
+  if (links.relations) {
+    const distinct = [...new Map(links.relations.map((r) => [`${r[0]} ${r[1]}`, r])).values()];
+    await tx.resourceRelation.deleteMany({ where: { resourceOid } });
+    await tx.resourceRelation.createMany({
+      data: distinct.map(([predicate, targetRid], position) => ({
+        resourceOid,
+        predicate,
+        targetRid,
+        position,
+      })),
+    });
+  }
+}
