@@ -111,11 +111,20 @@ export const resourceRoutes: LegacyRoute[] = [
   },
   {
     method: 'delete',
-    paths: ['/api/ressource/:oid', '/api/public/:oid'],
+    paths: ['/api/ressource/:oid'],
     operation: 'DeleteResource',
     variables: ({ params }) => ({ id: params.oid }),
     // `deleted` echoes the id as passed (deprecated, kept for compatibility).
     shape: (_deleted, { params }) => ({ deleted: params.oid }),
+  },
+  {
+    // Denied: the public route runs as an anonymous caller.
+    method: 'delete',
+    paths: ['/api/public/:oid'],
+    operation: 'DeleteResource',
+    variables: ({ params }) => ({ id: params.oid }),
+    shape: (_deleted, { params }) => ({ deleted: params.oid }),
+    publicCache: true,
   },
   {
     method: 'delete',
