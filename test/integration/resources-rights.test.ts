@@ -3,6 +3,8 @@
  * the outcome, the status and the rights string (compatibility notes §4).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/client.ts';
+import { type RightsSubject, readableWhere } from '../../src/modules/resources/resources.policy.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { type FakeLab, startFakeLab } from '../support/fake-lab.ts';
 import { errorCode, graphql } from '../support/graphql.ts';
@@ -149,6 +151,68 @@ describe('reading: REST GET /api/ressource/:oid?droits=1 and GraphQL resource(oi
   }
 });
 
+describe('reading by rid: REST GET /api/ressource/:baseId/:oid and GraphQL resourceByOrigin agree', () => {
+  for (const [name, expectations] of Object.entries(expectedReads)) {
+    it.each(ACTORS)(`${name} resource, as %s`, async (actor) => {
+      const { caller, headers } = cast.as(actor);
+      const rest = await caller
+        .get(`/api/ressource/repo/${oids[name]}`)
+        .set(headers)
+        .query({ format: 'ref' });
+      const restOutcome: Outcome = rest.status === 200 ? rest.body._droits : rest.status;
+      const gql = await graphql(
+        caller,
+        'query ($o: String!, $i: String!) { resourceByOrigin(origine: $o, idOrigine: $i) { ... on Error { code } ... on Resource { ref { droits } } } }',
+        { o: 'repo', i: String(oids[name]) },
+        headers,
+      );
+      const code = errorCode(gql, 'resourceByOrigin');
+      const gqlOutcome: Outcome = code ? statusOf[code]! : gql.data?.resourceByOrigin?.ref?.droits;
+      expect({ rest: restOutcome, graphql: gqlOutcome }).toEqual({
+        rest: expectations[actor],
+        graphql: expectations[actor],
+      });
+    });
+  }
+});
+
+describe('the read filter used by lists', () => {
+  it.each(ACTORS)('selects exactly the resources %s may read', async (actor) => {
+    // The same request context the REST route would build, through GraphQL's viewer.
+    const { caller, headers } = cast.as(actor);
+    const readable = Object.entries(expectedReads)
+      .filter(([, expectations]) => typeof expectations[actor] === 'string')
+      .map(([name]) => oids[name])
+      .sort();
+    const viewer = await graphql(caller, '{ viewer { person { oid } allRights permissions } }', {}, headers);
+    const v = viewer.data?.viewer;
+    const personOid = v?.person?.oid as number | undefined;
+    const groupOids = new Set(
+      personOid === undefined
+        ? []
+        : [
+            ...(await db.groupMember.findMany({ where: { personOid } })).map((m) => m.groupOid),
+            ...(await db.groupManager.findMany({ where: { personOid } })).map((m) => m.groupOid),
+          ],
+    );
+    const subject = {
+      viewer: {
+        kind: personOid === undefined ? (v?.allRights ? 'token' : 'anonymous') : 'person',
+        person: personOid === undefined ? null : { oid: personOid, pid: '', nom: '', prenom: '', roles: [] },
+        allRights: v?.allRights,
+        permissions: new Set(v?.permissions),
+        labBaseId: null,
+      },
+      groupOids,
+    } as RightsSubject;
+    const rows = await db.resource.findMany({
+      where: { AND: [{ oid: { in: Object.values(oids) } }, readableWhere(subject)] },
+      select: { oid: true },
+    });
+    expect(rows.map((row) => row.oid).sort()).toEqual(readable);
+  });
+});
+
 describe('updating: POST /api/ressource (merge) and GraphQL saveResource agree', () => {
   const expected: Record<Actor, number> = {
     anonymous: 401,
@@ -215,6 +279,66 @@ describe('deleting: DELETE /api/ressource/:oid and GraphQL deleteResource agree'
     if (expected[actor] === 200) expect(rest.body).toEqual({ success: true, deleted: String(forRest) });
     const stillThere = await app.client().get(`/api/public/${forRest}`);
     expect(stillThere.status).toBe(expected[actor] === 200 ? 404 : 200);
+  });
+});
+
+describe('relations and copies: REST and GraphQL agree', () => {
+  const updaters: Record<Actor, number> = {
+    anonymous: 401,
+    author: 200,
+    coauthor: 403,
+    contributor: 200,
+    member: 403,
+    outsider: 403,
+    pupil: 403,
+    corrector: 403,
+    token: 200,
+  };
+  it.each(ACTORS)('addRelations on the private resource, as %s', async (actor) => {
+    const { caller, headers } = cast.as(actor);
+    const rest = await caller
+      .post('/api/ressource/addRelations')
+      .set(headers)
+      .send({ oid: oids.private, relations: [[1, 'ailleurs/1']] });
+    const gql = await graphql(
+      caller,
+      'mutation ($input: JSON!) { addResourceRelations(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
+      { input: { oid: oids.private, relations: [[1, 'ailleurs/2']] } },
+      headers,
+    );
+    const code = errorCode(gql, 'addResourceRelations');
+    expect({ rest: rest.status, graphql: code ? statusOf[code] : 200 }).toEqual({
+      rest: updaters[actor],
+      graphql: updaters[actor],
+    });
+  });
+
+  // Cloning needs a person with `create` who can read the source: here the group resource.
+  const cloners: Record<Actor, number> = {
+    anonymous: 401,
+    author: 200,
+    coauthor: 403,
+    contributor: 403,
+    member: 200,
+    outsider: 403,
+    pupil: 403,
+    corrector: 403,
+    token: 403,
+  };
+  it.each(ACTORS)('clone of the group resource, as %s', async (actor) => {
+    const { caller, headers } = cast.as(actor);
+    const rest = await caller.get(`/api/clone/${oids.group}`).set(headers);
+    const gql = await graphql(
+      caller,
+      'mutation ($oid: Int!) { cloneResource(oid: $oid) { ... on Error { code } ... on SaveResourceResult { oid } } }',
+      { oid: oids.group },
+      headers,
+    );
+    const code = errorCode(gql, 'cloneResource');
+    expect({ rest: rest.status, graphql: code ? statusOf[code] : 200 }).toEqual({
+      rest: cloners[actor],
+      graphql: cloners[actor],
+    });
   });
 });
 

@@ -355,6 +355,28 @@ describe('formats', () => {
     expect(body._droits).toBeUndefined();
   });
 
+  it('format=full does not disclose the title of a related resource the viewer may not read', async () => {
+    const secret = await createResource(app, {
+      titre: 'Secret',
+      auteurs: [cast.pids.coauthor],
+      restriction: 3,
+    });
+    const visible = await createResource(app, {
+      auteurs: [cast.pids.author],
+      relations: [[1, `repo/${secret}`]],
+    });
+    const seenByAuthor = await get(`/api/ressource/${visible}`).query({ format: 'full' });
+    expect(seenByAuthor.body._relations).toEqual([
+      { predicate: 1, rid: `repo/${secret}`, titre: null, type: null },
+    ]);
+    const seenByOwner = await cast.browsers.coauthor
+      .get(`/api/ressource/${visible}`)
+      .query({ format: 'full' });
+    expect(seenByOwner.body._relations).toEqual([
+      { predicate: 1, rid: `repo/${secret}`, titre: 'Secret', type: 'url' },
+    ]);
+  });
+
   it('droits=1 adds _droits to the resource; the default format has no _droits', async () => {
     expect((await get(`/api/ressource/${oid}`)).body._droits).toBeUndefined();
     expect((await get(`/api/ressource/${oid}`).query({ droits: 1 })).body._droits).toBe('RW');
@@ -386,7 +408,6 @@ describe('formats', () => {
     });
     const [smallCount, largeCount] = [await count(small), await count(large)];
     expect(largeCount).toBe(smallCount);
-    console.log(`format=full: ${smallCount} statements`);
     expect(smallCount).toBeLessThanOrEqual(22);
   });
 });

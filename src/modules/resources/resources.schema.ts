@@ -11,7 +11,7 @@ import { builder } from '../../graphql/builder.ts';
 import { errorType } from '../../graphql/errors.ts';
 import { cloneResource, createAlias, forkAlias } from './copies.service.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
-import { isPublicAndPublished, rightsString } from './resources.policy.ts';
+import { isPublicAndPublished, readableWhere, rightsString } from './resources.policy.ts';
 import { factsOf, relationSelections, ridOf, rightsSelection } from './resources.repository.ts';
 import {
   addRelations,
@@ -32,7 +32,10 @@ errorType(ResourceConflictError);
 
 const label = (person: { nom: string; prenom: string }) => `${person.prenom} ${person.nom}`.trim();
 
-/** Title and type of local resources by oid, batched over a request (resolved relations). */
+/**
+ * Title and type of local resources by oid, batched over a request (resolved relations); null for
+ * a target the viewer may not read, so relations never disclose what a resource is.
+ */
 function summaries(context: Context) {
   return memo(
     context,
@@ -40,11 +43,11 @@ function summaries(context: Context) {
     () =>
       new DataLoader<number, { titre: string; type: string } | null>(async (oids) => {
         const rows = await db.resource.findMany({
-          where: { oid: { in: [...oids] } },
+          where: { AND: [{ oid: { in: [...oids] } }, readableWhere(await rightsSubject(context))] },
           select: { oid: true, titre: true, type: true },
         });
-        const byOid = new Map(rows.map((row) => [row.oid, row]));
-        return oids.map((oid) => byOid.get(oid) ?? null);
+        const readable = new Map(rows.map((row) => [row.oid, row]));
+        return oids.map((oid) => readable.get(oid) ?? null);
       }),
   );
 }
@@ -55,11 +58,14 @@ const RelationType = builder.simpleObject('ResourceRelation', {
 });
 
 const ResolvedRelationType = builder.simpleObject('ResolvedRelation', {
-  description: 'A relation with the title and type of its target (null when the target is not local).',
+  description: 'A relation with the title and type of its target.',
   fields: (t) => ({
     predicate: t.int(),
     rid: t.string(),
-    titre: t.string({ nullable: true }),
+    titre: t.string({
+      nullable: true,
+      description: 'Null when the target is not local or not readable by the viewer.',
+    }),
     type: t.string({ nullable: true }),
   }),
 });
