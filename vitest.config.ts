@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 // Which database the suite runs on: `npm test` runs it twice, TEST_DATABASE=sqlite then postgresql.
 const database = process.env.TEST_DATABASE ?? 'sqlite';
+// Names this run's template database and files, so that runs on one machine never collide.
+process.env.TEST_RUN_ID ??= `${process.pid}`;
+const runId = process.env.TEST_RUN_ID;
 
 export default defineConfig({
   resolve: {
@@ -21,7 +24,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/setup/global-setup.ts'],
     setupFiles: ['test/setup/database.ts'],
-    env: { NODE_ENV: 'test', TEST_DATABASE: database },
+    env: { NODE_ENV: 'test', TEST_DATABASE: database, TEST_RUN_ID: runId },
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',

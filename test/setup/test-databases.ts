@@ -10,8 +10,10 @@ import type { Provider } from '../../src/db/database-url.ts';
 
 export const provider = (process.env.TEST_DATABASE ?? 'sqlite') as Provider;
 export const postgresServerUrl = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
-const sqliteDir = resolve('data/test');
-const POSTGRES_TEMPLATE = 'rrs_test_template';
+// One run's files and template database, named by the run (vitest.config.ts sets TEST_RUN_ID).
+const runId = process.env.TEST_RUN_ID ?? 'default';
+const sqliteDir = resolve('data/test', runId);
+const POSTGRES_TEMPLATE = `rrs_test_template_${runId}`;
 
 function postgresUrl(database: string): string {
   const url = new URL(postgresServerUrl);
@@ -47,6 +49,15 @@ export async function freshTemplateUrl(): Promise<string> {
     await client.query(`CREATE DATABASE ${POSTGRES_TEMPLATE}`);
   });
   return postgresUrl(POSTGRES_TEMPLATE);
+}
+
+/** Removes this run's template (the per-file databases are dropped by their files). */
+export async function dropTemplate(): Promise<void> {
+  if (provider === 'sqlite') {
+    rmSync(sqliteDir, { recursive: true, force: true });
+    return;
+  }
+  await withPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${POSTGRES_TEMPLATE} WITH (FORCE)`));
 }
 
 /** A database of its own for one test file, migrated (a copy of the template). */
