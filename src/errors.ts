@@ -31,6 +31,7 @@ export const messages = {
   pageNotFound: 'Cette page ou ce fichier n’existe pas',
   invalidJson: 'Le corps de la requête n’est pas du JSON valide',
   bodyTooLarge: 'Le corps de la requête est trop volumineux',
+  timeout: 'La requête a pris trop de temps, veuillez réessayer',
 } as const;
 
 /** Base of every expected failure. A GraphQLError, so Yoga never masks it. */

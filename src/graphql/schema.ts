@@ -5,6 +5,7 @@ import '../modules/persons/persons.schema.ts';
 import '../modules/sessions/sessions.schema.ts';
 import '../modules/groups/groups.schema.ts';
 import '../modules/resources/resources.schema.ts';
+import '../modules/lists/lists.schema.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 

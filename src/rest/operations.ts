@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type DocumentNode, type GraphQLSchema, Kind, parse, validate } from 'graphql';
+import { type DefinitionNode, type DocumentNode, type GraphQLSchema, Kind, parse, validate } from 'graphql';
 
 const operationsDir = join(dirname(fileURLToPath(import.meta.url)), 'operations');
 
@@ -14,37 +14,44 @@ export class OperationDocumentError extends Error {
   override name = 'OperationDocumentError';
 }
 
-/** Operation name → a document holding just that operation. */
+/**
+ * Operation name → a document holding that operation and the fragments. Fragments are shared by
+ * every file (fragments.graphql holds the common ones); all files are validated together.
+ */
 export function loadOperations(schema: GraphQLSchema, dir = operationsDir): Map<string, DocumentNode> {
-  const operations = new Map<string, DocumentNode>();
+  const definitions: DefinitionNode[] = [];
+  const fileOf = new Map<DefinitionNode, string>();
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.graphql'))) {
-    let document: DocumentNode;
     try {
-      document = parse(readFileSync(join(dir, file), 'utf8'));
+      for (const definition of parse(readFileSync(join(dir, file), 'utf8')).definitions) {
+        definitions.push(definition);
+        fileOf.set(definition, file);
+      }
     } catch (error) {
       throw new OperationDocumentError(`${file}: ${(error as Error).message}`);
     }
-    const problems = validate(schema, document);
-    if (problems.length > 0) {
-      throw new OperationDocumentError(`${file}: ${problems.map((p) => p.message).join('; ')}`);
+  }
+  const problems = validate(schema, { kind: Kind.DOCUMENT, definitions });
+  if (problems.length > 0) {
+    throw new OperationDocumentError(problems.map((p) => p.message).join('; '));
+  }
+  const fragments = definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
+  const operations = new Map<string, DocumentNode>();
+  for (const definition of definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    const file = fileOf.get(definition);
+    const name = definition.name?.value;
+    if (!name) throw new OperationDocumentError(`${file}: every operation needs a name`);
+    if (operations.has(name)) throw new OperationDocumentError(`${file}: operation ${name} is defined twice`);
+    const rootFields = definition.selectionSet.selections;
+    if (
+      rootFields.length !== 1 ||
+      rootFields[0]?.kind !== Kind.FIELD ||
+      rootFields[0].alias?.value !== 'result'
+    ) {
+      throw new OperationDocumentError(`${file}: ${name} must select one root field aliased "result"`);
     }
-    for (const definition of document.definitions) {
-      if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-      const name = definition.name?.value;
-      if (!name) throw new OperationDocumentError(`${file}: every operation needs a name`);
-      if (operations.has(name))
-        throw new OperationDocumentError(`${file}: operation ${name} is defined twice`);
-      const rootFields = definition.selectionSet.selections;
-      if (
-        rootFields.length !== 1 ||
-        rootFields[0]?.kind !== Kind.FIELD ||
-        rootFields[0].alias?.value !== 'result'
-      ) {
-        throw new OperationDocumentError(`${file}: ${name} must select one root field aliased "result"`);
-      }
-      const fragments = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
-      operations.set(name, { kind: Kind.DOCUMENT, definitions: [definition, ...fragments] });
-    }
+    operations.set(name, { kind: Kind.DOCUMENT, definitions: [definition, ...fragments] });
   }
   return operations;
 }

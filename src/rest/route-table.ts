@@ -6,6 +6,8 @@
  */
 
 export interface RequestParts {
+  /** The request path, without the query string. */
+  path: string;
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: Record<string, unknown>;
@@ -17,6 +19,7 @@ export interface OperationRoute {
   paths: string[];
   /** Name of the operation; its single root field is aliased `result`. */
   operation: string;
+  /** May throw a DomainError (e.g. an unparsable legacy argument): answered as any domain error. */
   variables?: (request: RequestParts) => Record<string, unknown>;
   /** Legacy payload from the operation's `result` (a success member); `success: true` is added. */
   // biome-ignore lint/suspicious/noExplicitAny: results are shaped by documents validated at start-up.
@@ -29,6 +32,8 @@ export interface OperationRoute {
    * "Routes whose path contains /public/ ignore the session"), and let proxies cache the answer.
    */
   publicCache?: boolean;
+  /** Answer a time-out error when the operation takes longer (the operation itself only reads). */
+  timeoutMs?: number;
 }
 
 /** `Cache-Control` of `/public/` answers: shared caches may keep them briefly. */

@@ -3,9 +3,9 @@
  */
 import type cors from 'cors';
 import { type Request, type Response, Router } from 'express';
-import { messages } from '../errors.ts';
+import { DomainError, messages, statusOf } from '../errors.ts';
 import type { OperationRunner } from './execute.ts';
-import { toLegacyResponse } from './legacy-response.ts';
+import { failure, toLegacyResponse } from './legacy-response.ts';
 import {
   DEFAULT_METHODS,
   type LegacyRoute,
@@ -16,7 +16,12 @@ import {
 
 function requestParts(req: Request): RequestParts {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
-  return { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body };
+  return {
+    path: req.baseUrl + req.path,
+    params: req.params as Record<string, string>,
+    query: req.query as Record<string, unknown>,
+    body,
+  };
 }
 
 /** The request as an anonymous caller sends it: no session, no token. */
@@ -25,13 +30,32 @@ function withoutCredentials(req: Request): Request {
   return Object.create(req, { session: { value: undefined }, headers: { value: headers } });
 }
 
+/** Settles with `fallback` when `work` takes longer than `ms`. */
+function withinTime<T>(work: Promise<T>, ms: number | undefined, fallback: T): Promise<T> {
+  if (ms === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 function operationHandler(route: OperationRoute, runOperation: OperationRunner) {
   return async (req: Request, res: Response) => {
     const parts = requestParts(req);
-    const variables = route.variables ? route.variables(parts) : {};
+    let variables: Record<string, unknown>;
+    try {
+      variables = route.variables ? route.variables(parts) : {};
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      res.status(statusOf(error.code)).json({ success: false, error: error.message });
+      return;
+    }
     const caller = route.publicCache ? withoutCredentials(req) : req;
-    const result = await runOperation(route.operation, variables, { req: caller, res });
-    const { status, body } = toLegacyResponse(result, route, parts);
+    const run = runOperation(route.operation, variables, { req: caller, res }).then((result) =>
+      toLegacyResponse(result, route, parts),
+    );
+    const { status, body } = await withinTime(run, route.timeoutMs, failure(504, messages.timeout));
     // Express answers 304 itself when the ETag it computes matches If-None-Match.
     if (route.publicCache && status === 200) res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
     res.status(status).json(body);

@@ -4,6 +4,7 @@
  * the writing of a resource's multi-valued fields.
  */
 import type { Prisma, Transaction } from '../../db/client.ts';
+import { searchWords } from '../../lib/text.ts';
 import type { RightsFacts } from './resources.policy.ts';
 
 const byPosition = { orderBy: { position: 'asc' } } as const;
@@ -169,4 +170,25 @@ export async function writeLinks(tx: Transaction, resourceOid: number, links: Pa
       })),
     });
   }
+}
+
+/** Where a word appears decides its weight in relevance ranking. */
+export const WORD_WEIGHTS = { titre: 4, resume: 2, description: 1 } as const;
+
+/** Rewrites the full-text index rows of a resource from its texts. */
+export async function writeWords(
+  tx: Transaction,
+  resourceOid: number,
+  texts: Record<keyof typeof WORD_WEIGHTS, string>,
+) {
+  const weights = new Map<string, number>();
+  for (const [field, weight] of Object.entries(WORD_WEIGHTS)) {
+    for (const word of searchWords(texts[field as keyof typeof WORD_WEIGHTS])) {
+      weights.set(word, (weights.get(word) ?? 0) + weight);
+    }
+  }
+  await tx.resourceWord.deleteMany({ where: { resourceOid } });
+  await tx.resourceWord.createMany({
+    data: [...weights].map(([word, weight]) => ({ word, resourceOid, weight })),
+  });
 }

@@ -33,6 +33,7 @@ import {
   rightsSelection,
   toLegacy,
   writeLinks,
+  writeWords,
 } from './resources.repository.ts';
 import { DEFAULT_LANGUAGE } from './vocabulary.ts';
 
@@ -389,6 +390,7 @@ export async function saveResource(
           await tx.resource.update({ where: { oid: created.oid }, data: { idOrigine: String(created.oid) } });
         }
         await writeLinks(tx, created.oid, links);
+        await writeWords(tx, created.oid, scalars);
         return { oid: created.oid, rid: ridOf(baseId, created.oid), warnings, created: true };
       }
       const versionBump = VERSION_TRIGGERS.some(
@@ -419,6 +421,8 @@ export async function saveResource(
         },
       });
       await writeLinks(tx, existing.oid, links);
+      if (INC_TRIGGERS.some((key) => after[key] !== before?.[key]))
+        await writeWords(tx, existing.oid, scalars);
       return { oid: existing.oid, rid: ridOf(baseId, existing.oid), warnings, created: false };
     });
   } catch (error) {

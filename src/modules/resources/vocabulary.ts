@@ -118,3 +118,19 @@ export const RESTRICTIONS: Record<number, string> = {
 };
 
 export const Restriction = { none: 0, correction: 1, group: 2, private: 3 } as const;
+
+/** School levels (`niveaux`); stored as these ids. */
+export const LEVELS: Record<string, string> = {
+  cp: 'CP',
+  ce1: 'CE1',
+  ce2: 'CE2',
+  cm1: 'CM1',
+  cm2: 'CM2',
+  '6e': 'Sixième',
+  '5e': 'Cinquième',
+  '4e': 'Quatrième',
+  '3e': 'Troisième',
+  '2nde': 'Seconde',
+  '1ere': 'Première',
+  tle: 'Terminale',
+};

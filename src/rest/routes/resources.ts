@@ -1,8 +1,8 @@
 /** Legacy resource routes (API document, "Resources"; compatibility notes §3, §4). */
 import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
+import { legacyRef, type Result, legacyResource as shaped } from '../shapes/resources.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: results are shaped by documents validated at start-up.
-type Result = Record<string, any>;
+const legacyResource = (resource: Result, { query }: RequestParts) => shaped(resource, query.format);
 
 /** `format` and `droits` query parameters, as the operations' variables. */
 const formats = ({ query }: RequestParts) => ({
@@ -20,47 +20,6 @@ const byPair = (parts: RequestParts) => ({
   ...formats(parts),
 });
 const pairLabel = ({ params }: RequestParts) => `${params.origine}/${params.idOrigine}`;
-
-/** A Ref: its fields, `cle`/`enfants`/`parametres` only where they apply, and the rights as `_droits`. */
-function legacyRef({ droits, cle, enfants, parametres, ...ref }: Result) {
-  return {
-    ...ref,
-    ...(cle != null ? { cle } : {}),
-    ...(enfants != null ? { enfants } : {}),
-    ...(parametres != null ? { parametres } : {}),
-    _droits: droits,
-  };
-}
-
-/** A resource in the requested format: `ressource` (default), `ref` or `full`. */
-function legacyResource(resource: Result, { query }: RequestParts) {
-  if (query.format === 'ref') return legacyRef(resource.ref);
-  const {
-    __typename,
-    ref,
-    droits,
-    authorNames,
-    contributorNames,
-    resolvedRelations,
-    relations,
-    enfants,
-    ...fields
-  } = resource;
-  return {
-    ...fields,
-    ...(enfants != null ? { enfants } : {}),
-    relations: relations.map((r: Result) => [r.predicate, r.rid]),
-    ...(droits !== undefined ? { _droits: droits } : {}),
-    ...(query.format === 'full'
-      ? {
-          _auteurs: authorNames,
-          _contributeurs: contributorNames,
-          _relations: resolvedRelations,
-          _enfants: enfants ?? [],
-        }
-      : {}),
-  };
-}
 
 /** `reponseRessourceOid`, or a Ref with `format=ref`; warnings when there are any. */
 function savedResource(result: Result, parts: RequestParts) {

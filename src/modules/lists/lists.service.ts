@@ -1,0 +1,232 @@
+/**
+ * Searchable lists of resources. Visibility is part of the database query (never a filter after
+ * it), so totals and pages are right; every list page costs the same number of statements
+ * whatever its size.
+ */
+import type { Context } from '../../context.ts';
+import { db, type Prisma, type Resource } from '../../db/client.ts';
+import { InvalidInputError } from '../../errors.ts';
+import { searchWords } from '../../lib/text.ts';
+import { isPid } from '../persons/persons.service.ts';
+import { readableWhere } from '../resources/resources.policy.ts';
+import type { ResourceQuery } from '../resources/resources.service.ts';
+import { rightsSubject } from '../resources/resources.service.ts';
+import {
+  type FilterInput,
+  FULLTEXT,
+  filterCondition,
+  INDEXES,
+  orderColumn,
+  parseFilterValues,
+} from './filters.ts';
+
+export interface SearchArgs {
+  filters?: FilterInput[] | null;
+  /** Plain `index=value1,value2` parameters of the legacy route; unknown names are ignored with a warning. */
+  params?: Record<string, unknown> | null;
+  orderBy?: string | null;
+  order?: string | null;
+  start?: number | null;
+  nb?: number | null;
+}
+
+export interface SearchPage {
+  total: number;
+  start: number;
+  nb: number;
+  orderBy: string | null;
+  order: 'asc' | 'desc';
+  /** The filters actually applied, index → values (null: "has the index"). */
+  query: Record<string, unknown[] | null>;
+  items: Resource[];
+  warnings: string[];
+}
+
+/** `nb`: the configured default when absent or not positive, at most `maxSql`. `start`: at least 0. */
+export function paging(context: Context, start?: number | null, nb?: number | null) {
+  const { listeNbDefault, maxSql } = context.config;
+  const size = nb != null && Number.isInteger(nb) && nb > 0 ? Math.min(nb, maxSql) : listeNbDefault;
+  const offset = start != null && Number.isInteger(start) && start > 0 ? start : 0;
+  return { start: offset, nb: size };
+}
+
+/** The filters of a request: `filters`, then plain parameters naming an index. */
+function collectFilters(args: SearchArgs, warnings: string[]): FilterInput[] {
+  const filters = [...(args.filters ?? [])];
+  for (const [index, raw] of Object.entries(args.params ?? {})) {
+    if (!(index in INDEXES) && index !== FULLTEXT) {
+      warnings.push(`Paramètre ${index} ignoré (ce n’est pas un index)`);
+      continue;
+    }
+    const values = (Array.isArray(raw) ? raw : [raw])
+      .flatMap((value) => String(value).split(','))
+      .filter(Boolean);
+    filters.push({ index, values: index === FULLTEXT ? [values.join(' ')] : values });
+  }
+  return filters;
+}
+
+export async function searchResources(
+  context: Context,
+  args: SearchArgs,
+  planned: ResourceQuery,
+  forced: FilterInput[] = [],
+): Promise<SearchPage> {
+  const warnings: string[] = [];
+  const filters = [...collectFilters(args, warnings), ...forced];
+  const problems: string[] = [];
+  const conditions: Prisma.ResourceWhereInput[] = [];
+  const query: Record<string, unknown[] | null> = {};
+  let words: string[] = [];
+  for (const filter of filters) {
+    if (filter.index === FULLTEXT) {
+      words = [...words, ...searchWords((filter.values ?? []).map(String).join(' '))];
+      if (words.length === 0) problems.push('fulltext : il faut au moins un mot de deux caractères');
+      query[FULLTEXT] = words;
+      continue;
+    }
+    const { values, problems: found } = parseFilterValues(filter);
+    problems.push(...found);
+    if (found.length > 0) continue;
+    conditions.push(await filterCondition(context, filter.index, values));
+    query[filter.index] = values;
+  }
+  const orderBy = args.orderBy || null;
+  let column: keyof Prisma.ResourceOrderByWithRelationInput = 'oid';
+  try {
+    if (orderBy) column = orderColumn(orderBy);
+  } catch (error) {
+    problems.push((error as InvalidInputError).message);
+  }
+  if (problems.length > 0) throw new InvalidInputError(problems);
+
+  const subject = await rightsSubject(context);
+  if (!subject.viewer.person && !subject.viewer.allRights) {
+    // What an anonymous caller's query really is (compatibility notes §5).
+    query.publie = [true];
+    query.restriction = [0];
+  }
+  const where: Prisma.ResourceWhereInput = { AND: [...conditions, readableWhere(subject)] };
+  const order = args.order === 'desc' ? 'desc' : 'asc';
+  const { start, nb } = paging(context, args.start, args.nb);
+
+  if (words.length > 0 && !orderBy) {
+    // Ranked by relevance: the weight of the first word, then the presence of the others.
+    const [first, ...others] = words as [string, ...string[]];
+    const wordWhere: Prisma.ResourceWordWhereInput = {
+      word: first,
+      resource: { AND: [where, ...others.map((word) => ({ words: { some: { word } } }))] },
+    };
+    const [total, rows] = await Promise.all([
+      db.resourceWord.count({ where: wordWhere }),
+      db.resourceWord.findMany({
+        where: wordWhere,
+        orderBy: [{ weight: 'desc' }, { resourceOid: 'asc' }],
+        skip: start,
+        take: nb,
+        select: {
+          resource: planned.select ? { select: planned.select } : { include: planned.include ?? {} },
+        },
+      }),
+    ]);
+    return {
+      total,
+      start,
+      nb,
+      orderBy,
+      order,
+      query,
+      warnings,
+      items: rows.map((row) => row.resource as Resource),
+    };
+  }
+
+  const fullWhere: Prisma.ResourceWhereInput =
+    words.length > 0 ? { AND: [where, ...words.map((word) => ({ words: { some: { word } } }))] } : where;
+  const [total, items] = await Promise.all([
+    db.resource.count({ where: fullWhere }),
+    db.resource.findMany({
+      ...planned,
+      where: fullWhere,
+      // oid breaks ties, so that pages never overlap nor leave gaps.
+      orderBy: column === 'oid' ? [{ oid: order }] : [{ [column]: order }, { oid: order }],
+      skip: start,
+      take: nb,
+    }),
+  ]);
+  return { total, start, nb, orderBy, order, query, warnings, items: items as Resource[] };
+}
+
+export const PERSONAL_LIST_DENIED =
+  'Ressources personnelles inaccessibles (session expirée sur la Sésathèque), veuillez vous déconnecter et reconnecter';
+
+/** The caller's own resources: a search with the author filter forced to the caller. */
+export function personalResources(context: Context, args: SearchArgs, planned: ResourceQuery) {
+  const pid = context.viewer.person!.pid;
+  return searchResources(context, args, planned, [{ index: 'auteurs', values: [pid] }]);
+}
+
+export interface AuthorList {
+  pid: string;
+  label: string;
+  resources: Resource[];
+}
+
+export interface AuthorsPage {
+  authors: AuthorList[];
+  total: number;
+  skip: number;
+  limit: number;
+  warnings: string[];
+}
+
+/**
+ * Resources of several authors, grouped by author (a resource of two requested authors appears
+ * under each). Pages hold at most `listeMax` resources.
+ */
+export async function authorsResources(
+  context: Context,
+  pidList: string | null | undefined,
+  skip: number | null | undefined,
+  limit: number | null | undefined,
+  planned: ResourceQuery,
+): Promise<AuthorsPage> {
+  if (pidList == null) throw new InvalidInputError('Argument pids manquant');
+  const pids = [...new Set(pidList.split(',').map((pid) => pid.trim()))].filter(isPid);
+  if (pids.length === 0) throw new InvalidInputError('Aucun auteur demandé');
+  const warnings: string[] = [];
+  const persons = await db.person.findMany({
+    where: { pid: { in: pids } },
+    select: { oid: true, pid: true, nom: true, prenom: true },
+  });
+  const known = new Map(persons.map((person) => [person.pid, person]));
+  for (const pid of pids) if (!known.has(pid)) warnings.push(`Auteur ${pid} inconnu`);
+
+  const { listeMax } = context.config;
+  const size = limit != null && Number.isInteger(limit) && limit > 0 ? Math.min(limit, listeMax) : listeMax;
+  const offset = skip != null && Number.isInteger(skip) && skip > 0 ? skip : 0;
+  const byAuthors: Prisma.ResourceWhereInput = {
+    authors: { some: { personOid: { in: persons.map((p) => p.oid) } } },
+  };
+  const where = { AND: [byAuthors, readableWhere(await rightsSubject(context))] };
+  // Grouping needs the author oids: keep the plan's own `authors` selection if any (it has them).
+  const authors = planned.select?.authors ?? planned.include?.authors ?? { select: { personOid: true } };
+  const selection: Prisma.ResourceFindManyArgs = planned.select
+    ? { select: { ...planned.select, oid: true, authors } }
+    : { include: { ...planned.include, authors } };
+  const [total, all, items] = await Promise.all([
+    db.resource.count({ where }),
+    db.resource.count({ where: byAuthors }),
+    db.resource.findMany({ ...selection, where, orderBy: { oid: 'asc' }, skip: offset, take: size }),
+  ]);
+  if (all > total) warnings.push(`${all - total} ressource(s) retirée(s) faute de droits de lecture`);
+  const rows = items as unknown as (Resource & { authors: { personOid: number }[] })[];
+  const lists = persons
+    .sort((a, b) => pids.indexOf(a.pid) - pids.indexOf(b.pid))
+    .map((person) => ({
+      pid: person.pid,
+      label: `${person.prenom} ${person.nom}`.trim(),
+      resources: rows.filter((row) => row.authors.some((a) => a.personOid === person.oid)),
+    }));
+  return { authors: lists, total, skip: offset, limit: size, warnings };
+}
