@@ -66,8 +66,15 @@ function listVariables(parts: RequestParts) {
   };
 }
 
-/** The request URL with its offset moved to `start` (inside `json` when the request used it). */
-function pageUrl({ path, query }: RequestParts, start: number): string {
+/**
+ * The request URL with its offset moved to `start`: in `json` when the request used it, else under
+ * the name the request used (`start` or `skip`), else under the route's own name.
+ */
+function pageUrl(
+  { path, query }: RequestParts,
+  start: number,
+  offsetName: 'start' | 'skip' = 'start',
+): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (key === 'json' && typeof value === 'string') continue;
@@ -80,7 +87,8 @@ function pageUrl({ path, query }: RequestParts, start: number): string {
     const { skip: _skip, ...args } = JSON.parse(query.json);
     search.set('json', JSON.stringify({ ...args, start }));
   } else {
-    search.set(query.skip !== undefined && query.start === undefined ? 'skip' : 'start', String(start));
+    const name = query.start !== undefined ? 'start' : query.skip !== undefined ? 'skip' : offsetName;
+    search.set(name, String(start));
   }
   return `${path}?${search.toString()}`;
 }
@@ -130,8 +138,8 @@ function authorsPage(page: Result, parts: RequestParts) {
     ...byAuthor,
     total: page.total,
     ...(page.warnings.length > 0 ? { warnings: page.warnings } : {}),
-    ...(page.count === page.limit ? { nextUrl: pageUrl(parts, page.skip + page.limit) } : {}),
-    ...(page.skip > 0 ? { prevUrl: pageUrl(parts, Math.max(0, page.skip - page.limit)) } : {}),
+    ...(page.count === page.limit ? { nextUrl: pageUrl(parts, page.skip + page.limit, 'skip') } : {}),
+    ...(page.skip > 0 ? { prevUrl: pageUrl(parts, Math.max(0, page.skip - page.limit), 'skip') } : {}),
   };
 }
 

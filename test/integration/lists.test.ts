@@ -1,0 +1,543 @@
+/** Lists and search (API document "Lists", compatibility notes §5). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, onStatement } from '../../src/db/client.ts';
+import { tokenHeaders } from '../support/actors.ts';
+import { startApp, type TestApp } from '../support/app.ts';
+import { type FakeLab, startFakeLab } from '../support/fake-lab.ts';
+import { errorCode, graphql } from '../support/graphql.ts';
+import { type Actor, type Cast, castFor, createResource } from '../support/resources.ts';
+
+let lab: FakeLab;
+let app: TestApp;
+let cast: Cast;
+
+beforeAll(async () => {
+  lab = await startFakeLab('labL');
+  app = await startApp({ labs: [lab.config()], maxSql: 40 });
+  cast = await castFor(app, lab);
+});
+
+afterAll(async () => {
+  await app.close();
+  await lab.close();
+});
+
+let markers = 0;
+/** An origin no other test uses: lists filtered on it see only this test's resources. */
+const marker = () => `m${++markers}x${Math.random().toString(36).slice(2, 7)}`;
+
+async function seed(origine: string, list: Record<string, unknown>[]) {
+  const oids: number[] = [];
+  for (const [i, fields] of list.entries()) {
+    oids.push(
+      await createResource(app, { origine, idOrigine: String(i), auteurs: [cast.pids.author], ...fields }),
+    );
+  }
+  return oids;
+}
+
+const list = (caller: ReturnType<Cast['as']>, query: Record<string, unknown>) =>
+  caller.caller.get('/api/liste').set(caller.headers).query(query);
+const oidsOf = (body: { liste: { oid?: number; aliasOf?: string }[] }) =>
+  body.liste.map((item) => item.oid ?? Number(item.aliasOf!.split('/')[1]));
+
+describe('visibility is part of the query', () => {
+  const expected: Record<
+    Exclude<Actor, 'coauthor' | 'contributor' | 'outsider' | 'corrector' | 'author'>,
+    string[]
+  > = {
+    anonymous: ['public'],
+    pupil: ['public'],
+    member: ['public', 'group'],
+    token: ['public', 'group', 'private', 'draft'],
+  };
+  let origine: string;
+  const names = ['public', 'group', 'private', 'draft'];
+  let oids: number[];
+  beforeAll(async () => {
+    origine = marker();
+    oids = await seed(origine, [
+      {},
+      { restriction: 2, groupes: [cast.group] },
+      { restriction: 3 },
+      { publie: false },
+    ]);
+  });
+
+  it.each(Object.keys(expected) as (keyof typeof expected)[])(
+    '%s: REST and GraphQL list the same readable resources',
+    async (actor) => {
+      const caller = cast.as(actor);
+      const rest = await list(caller, { origine, format: 'light' });
+      const visible = expected[actor].map((name) => oids[names.indexOf(name)]);
+      expect(rest.body.total).toBe(visible.length);
+      expect(oidsOf(rest.body)).toEqual(visible);
+      for (const item of rest.body.liste) expect(item.$droits).toMatch(/^R/);
+      const gql = await graphql(
+        caller.caller,
+        `query ($f: [ResourceFilter!]) { searchResources(filters: $f) { ... on ResourcePage { total items { oid droits } } } }`,
+        { f: [{ index: 'origine', values: [origine] }] },
+        caller.headers,
+      );
+      expect(gql.data?.searchResources.total).toBe(visible.length);
+      expect(gql.data?.searchResources.items.map((i: { oid: number }) => i.oid)).toEqual(visible);
+    },
+  );
+
+  it('shows an anonymous caller the query actually applied', async () => {
+    const response = await list(cast.as('anonymous'), { origine });
+    expect(response.body.query).toEqual({ origine: [origine], publie: [true], restriction: [0] });
+  });
+});
+
+describe('filters', () => {
+  let origine: string;
+  let oids: number[];
+  beforeAll(async () => {
+    origine = marker();
+    oids = await seed(origine, [
+      {
+        titre: 'Alpha',
+        type: 'em',
+        langue: 'fra',
+        categories: [1, 2],
+        niveaux: ['6e'],
+        typePedagogiques: [9],
+        typeDocumentaires: [12],
+        groupes: [cast.group],
+      },
+      {
+        titre: 'Beta',
+        type: 'url',
+        langue: 'eng',
+        categories: [2],
+        niveaux: ['5e', '4e'],
+        contributeurs: [cast.pids.contributor],
+        aliasOf: 'autre/1',
+      },
+      {
+        titre: 'Gamma',
+        type: 'j3p',
+        langue: 'fra',
+        categories: [3],
+        restriction: 1,
+        groupesAuteurs: [cast.group],
+        typePedagogiques: [3],
+      },
+    ]);
+  });
+
+  const cases: [string, Record<string, unknown> | ((oids: number[]) => Record<string, unknown>), number[]][] =
+    [
+      ['titre', { index: 'titre', values: ['Beta'] }, [1]],
+      ['oid', (o) => ({ index: 'oid', values: [o[0], String(o[2])] }), [0, 2]],
+      ['rid', (o) => ({ index: 'rid', values: [`repo/${o[1]}`, 'ailleurs/1'] }), [1]],
+      ['idOrigine', { index: 'idOrigine', values: ['2'] }, [2]],
+      ['type (values OR-ed)', { index: 'type', values: ['em', 'j3p'] }, [0, 2]],
+      ['langue', { index: 'langue', values: ['eng'] }, [1]],
+      ['auteurs', () => ({ index: 'auteurs', values: [cast.pids.author] }), [0, 1, 2]],
+      ['contributeurs', () => ({ index: 'contributeurs', values: [cast.pids.contributor] }), [1]],
+      ['contributeurs present', { index: 'contributeurs' }, [1]],
+      ['niveaux', { index: 'niveaux', values: ['4e'] }, [1]],
+      ['categories', { index: 'categories', values: [2] }, [0, 1]],
+      ['categories as strings', { index: 'categories', values: ['3'] }, [2]],
+      ['typePedagogiques', { index: 'typePedagogiques', values: [3, 9] }, [0, 2]],
+      ['typeDocumentaires', { index: 'typeDocumentaires', values: [12] }, [0]],
+      ['groupes (any spelling)', () => ({ index: 'groupes', values: [cast.group.toUpperCase()] }), [0]],
+      ['groupesAuteurs present', { index: 'groupesAuteurs' }, [2]],
+      ['publie', { index: 'publie', values: ['true'] }, [0, 1, 2]],
+      ['restriction', { index: 'restriction', values: [1] }, [2]],
+      ['aliasOf', { index: 'aliasOf', values: ['autre/1'] }, [1]],
+      ['aliasOf present', { index: 'aliasOf' }, [1]],
+      [
+        'dateCreation (a day)',
+        { index: 'dateCreation', values: [new Date().toISOString().slice(0, 10)] },
+        [0, 1, 2],
+      ],
+      ['dateMiseAJour (another day)', { index: 'dateMiseAJour', values: ['2001-01-01'] }, []],
+    ];
+
+  it.each(cases)('%s', async (_label, filter, expected) => {
+    const filters = [
+      { index: 'origine', values: [origine] },
+      typeof filter === 'function' ? filter(oids) : filter,
+    ];
+    const rest = await list(cast.as('token'), { filters: JSON.stringify(filters), format: 'light' });
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect(oidsOf(rest.body)).toEqual(expected.map((i) => oids[i]));
+    const gql = await graphql(
+      app.client(),
+      'query ($f: [ResourceFilter!]) { searchResources(filters: $f) { ... on ResourcePage { items { oid } } } }',
+      { f: filters },
+      tokenHeaders,
+    );
+    expect(gql.data?.searchResources.items.map((i: { oid: number }) => i.oid)).toEqual(
+      expected.map((i) => oids[i]),
+    );
+  });
+
+  it('ANDs filters, and accepts plain index parameters with comma-separated values', async () => {
+    const response = await list(cast.as('token'), {
+      origine,
+      type: 'em,url',
+      langue: 'fra',
+      format: 'light',
+    });
+    expect(oidsOf(response.body)).toEqual([oids[0]]);
+    expect(response.body.query).toEqual({ origine: [origine], type: ['em', 'url'], langue: ['fra'] });
+  });
+
+  it.each([
+    [{ filters: JSON.stringify([{ index: 'couleur', values: ['x'] }]) }, 'Index couleur inconnu'],
+    [{ orderBy: 'couleur' }, 'Index couleur inconnu pour orderBy'],
+    [
+      { orderBy: 'categories' },
+      'Impossible de trier sur l’index categories (plusieurs valeurs par ressource)',
+    ],
+    [
+      { filters: JSON.stringify([{ index: 'categories', values: ['abc'] }]) },
+      'categories : valeur invalide ("abc")',
+    ],
+    [{ filters: '[{"index":' }, 'filters : ce n’est pas du JSON valide'],
+    [{ json: '{nope' }, 'json : ce n’est pas un objet JSON valide'],
+    [{ fulltext: '!' }, 'fulltext : il faut au moins un mot de deux caractères'],
+  ])('answers 400 to %j, naming the problem', async (query, error) => {
+    const response = await list(cast.as('author'), query);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ success: false, error });
+  });
+
+  it('ignores a plain parameter that is not an index, with a warning', async () => {
+    const response = await list(cast.as('token'), { origine, _: '12345' });
+    expect(response.status).toBe(200);
+    expect(response.body.warnings).toEqual(['Paramètre _ ignoré (ce n’est pas un index)']);
+  });
+
+  it('returns the same typed error through GraphQL', async () => {
+    const response = await graphql(
+      app.client(),
+      '{ searchResources(orderBy: "couleur") { ... on Error { code message } } }',
+    );
+    expect(errorCode(response, 'searchResources')).toBe('INVALID_INPUT');
+  });
+});
+
+describe('ordering and paging', () => {
+  let origine: string;
+  let oids: number[];
+  beforeAll(async () => {
+    origine = marker();
+    const titles = ['delta', 'alpha', 'echo', 'charlie', 'bravo', 'alpha', 'foxtrot'];
+    oids = await seed(
+      origine,
+      titles.map((titre) => ({ titre })),
+    );
+  });
+
+  it('orders by oid ascending by default, by any single-valued index on request, ties broken by oid', async () => {
+    const byDefault = await list(cast.as('token'), { origine, format: 'light' });
+    expect(oidsOf(byDefault.body)).toEqual(oids);
+    const byTitle = await list(cast.as('token'), { origine, orderBy: 'titre', format: 'light' });
+    expect(byTitle.body.liste.map((i: { titre: string }) => i.titre)).toEqual([
+      'alpha',
+      'alpha',
+      'bravo',
+      'charlie',
+      'delta',
+      'echo',
+      'foxtrot',
+    ]);
+    expect(oidsOf(byTitle.body).slice(0, 2)).toEqual([oids[1], oids[5]]);
+    const descending = await list(cast.as('token'), {
+      origine,
+      orderBy: 'oid',
+      order: 'desc',
+      format: 'light',
+    });
+    expect(oidsOf(descending.body)).toEqual([...oids].reverse());
+    expect(descending.body.queryOptions).toEqual({
+      start: 0,
+      nb: 25,
+      skip: 0,
+      limit: 25,
+      orderBy: 'oid',
+      order: 'desc',
+    });
+  });
+
+  it('follows nextUrl page after page with no overlap and no gap', async () => {
+    const seen: number[] = [];
+    let url: string | undefined = `/api/liste?origine=${origine}&orderBy=titre&nb=3&format=light`;
+    while (url) {
+      const response: { status: number; body: { liste: { oid: number }[]; nextUrl?: string } } = await cast
+        .as('token')
+        .caller.get(url)
+        .set(tokenHeaders);
+      expect(response.status).toBe(200);
+      seen.push(...oidsOf(response.body));
+      url = response.body.nextUrl;
+    }
+    const all = await list(cast.as('token'), { origine, orderBy: 'titre', format: 'light' });
+    expect(seen).toEqual(oidsOf(all.body));
+    expect(seen).toHaveLength(oids.length);
+  });
+
+  it('follows nextUrl in the json and skip/limit forms too', async () => {
+    const json = await list(cast.as('token'), { json: JSON.stringify({ origine, nb: 4, format: 'light' }) });
+    expect(oidsOf(json.body)).toEqual(oids.slice(0, 4));
+    const next = await cast.as('token').caller.get(json.body.nextUrl).set(tokenHeaders);
+    expect(oidsOf(next.body)).toEqual(oids.slice(4));
+    expect(next.body.nextUrl).toBeUndefined();
+    const skipLimit = await list(cast.as('token'), { origine, skip: 2, limit: 2, format: 'light' });
+    expect(oidsOf(skipLimit.body)).toEqual(oids.slice(2, 4));
+    expect(skipLimit.body.nextUrl).toMatch(/skip=4/);
+  });
+
+  it.each([
+    ['0', 25],
+    ['-5', 25],
+    ['abc', 25],
+    ['2.5', 25],
+    ['41', 40],
+    ['5000', 40],
+    ['6', 6],
+  ])('nb=%s gives pages of %i', async (nb, size) => {
+    const response = await list(cast.as('token'), { nb });
+    expect(response.body.queryOptions.nb).toBe(size);
+  });
+
+  it.each(['-3', 'abc', '1.5'])('start=%s is 0', async (start) => {
+    const response = await list(cast.as('token'), { origine, start, format: 'light' });
+    expect(response.body.queryOptions.start).toBe(0);
+    expect(oidsOf(response.body)[0]).toBe(oids[0]);
+  });
+});
+
+describe('formats', () => {
+  it('ref (default), light and full items all carry $droits', async () => {
+    const origine = marker();
+    const [oid] = await seed(origine, [
+      { titre: 'Séquence', type: 'sequenceModele', parametres: { etapes: 3 }, restriction: 3 },
+    ]);
+    const ref = (await list(cast.as('author'), { origine })).body.liste[0];
+    expect(ref).toEqual({
+      aliasOf: `repo/${oid}`,
+      titre: 'Séquence',
+      resume: '',
+      description: '',
+      commentaires: '',
+      type: 'sequenceModele',
+      categories: [7],
+      public: false,
+      cle: expect.any(String),
+      parametres: { etapes: 3 },
+      $droits: 'RWD',
+    });
+    const light = (await list(cast.as('author'), { origine, format: 'light' })).body.liste[0];
+    expect(Object.keys(light).sort()).toEqual([
+      '$droits',
+      'commentaires',
+      'description',
+      'oid',
+      'resume',
+      'rid',
+      'titre',
+      'type',
+    ]);
+    const full = (await list(cast.as('author'), { origine, format: 'full' })).body.liste[0];
+    expect(full).toMatchObject({ oid, auteurs: [cast.pids.author], relations: [], $droits: 'RWD' });
+  });
+});
+
+describe('full-text search', () => {
+  it('matches words of titre, resume and description, case, accents and plurals ignored, ranked by where they appear', async () => {
+    const origine = marker();
+    const oids = await seed(origine, [
+      { titre: 'Géométrie', description: 'Les fractions au quotidien' },
+      { titre: 'Les FRACTIONS décimales', resume: 'Exercices' },
+      { titre: 'Calcul', resume: 'fraction et décimale' },
+      { titre: 'Sans rapport' },
+    ]);
+    const search = async (fulltext: string) =>
+      oidsOf((await list(cast.as('token'), { origine, fulltext, format: 'light' })).body);
+    expect(await search('fraction')).toEqual([oids[1], oids[2], oids[0]]);
+    expect(await search('Décimales FRACTION')).toEqual([oids[1], oids[2]]);
+    expect(await search('geometrie')).toEqual([oids[0]]);
+    expect(await search('inexistant')).toEqual([]);
+    // Combined with other filters and an explicit order.
+    const ordered = await list(cast.as('token'), {
+      origine,
+      fulltext: 'fraction',
+      orderBy: 'oid',
+      order: 'desc',
+      format: 'light',
+    });
+    expect(oidsOf(ordered.body)).toEqual([oids[2], oids[1], oids[0]]);
+  });
+
+  it('stays in step with every write and with visibility', async () => {
+    const origine = marker();
+    const [oid] = await seed(origine, [{ titre: 'Trigonométrie', restriction: 3 }]);
+    const search = async (actor: Actor, fulltext: string) =>
+      (await list(cast.as(actor), { origine, fulltext, format: 'light' })).body.total;
+    expect(await search('author', 'trigonometrie')).toBe(1);
+    expect(await search('outsider', 'trigonometrie')).toBe(0);
+    await cast.browsers.author.post('/api/ressource').send({ oid, titre: 'Probabilités' });
+    expect(await search('author', 'trigonometrie')).toBe(0);
+    expect(await search('author', 'probabilite')).toBe(1);
+    await cast.browsers.author.delete(`/api/ressource/${oid}`);
+    expect(await search('token', 'probabilite')).toBe(0);
+    expect(await db.resourceWord.count({ where: { resourceOid: oid } })).toBe(0);
+  });
+});
+
+describe('GET /api/liste/auteurs', () => {
+  it('groups readable resources by author, with labels, totals and warnings', async () => {
+    const origine = marker();
+    const [shared, , hidden] = await seed(origine, [
+      { auteurs: [cast.pids.author, cast.pids.coauthor] },
+      { auteurs: [cast.pids.coauthor] },
+      { auteurs: [cast.pids.coauthor], restriction: 3 },
+    ]);
+    const response = await cast.browsers.pupil
+      .get('/api/liste/auteurs')
+      .query({ pids: `${cast.pids.author},${cast.pids.coauthor},inconnu/9,sansbarre,/x` });
+    expect(response.status).toBe(200);
+    const { success, total, warnings, ...byPid } = response.body;
+    expect(Object.keys(byPid).sort()).toEqual([cast.pids.author, cast.pids.coauthor].sort());
+    expect(byPid[cast.pids.author]).toMatchObject({ pid: cast.pids.author, label: 'Alice Auteur' });
+    expect(byPid[cast.pids.coauthor].label).toBe('Bob Coauteur');
+    const coauthorOids = byPid[cast.pids.coauthor].liste.map((r: { aliasOf: string }) =>
+      Number(r.aliasOf.split('/')[1]),
+    );
+    expect(coauthorOids).toContain(shared);
+    expect(coauthorOids).not.toContain(hidden);
+    expect(byPid[cast.pids.author].liste.every((r: { $droits: string }) => r.$droits === 'R')).toBe(true);
+    expect(warnings).toContain('Auteur inconnu/9 inconnu');
+    expect(
+      warnings.some((w: string) => /^\d+ ressource\(s\) retirée\(s\) faute de droits de lecture$/.test(w)),
+    ).toBe(true);
+    expect(total).toBeGreaterThanOrEqual(2);
+  });
+
+  it('pages by limit (at most listeMax) with nextUrl and prevUrl', async () => {
+    const origine = marker();
+    const oids = await seed(origine, [
+      { auteurs: [cast.pids.outsider] },
+      { auteurs: [cast.pids.outsider] },
+      { auteurs: [cast.pids.outsider] },
+    ]);
+    const first = await app.client().get('/api/liste/auteurs').query({ pids: cast.pids.outsider, limit: 2 });
+    expect(first.body.nextUrl).toMatch(/skip=2/);
+    expect(first.body.prevUrl).toBeUndefined();
+    const second = await app.client().get(first.body.nextUrl);
+    expect(second.body[cast.pids.outsider].liste).toHaveLength(oids.length - 2);
+    expect(second.body.prevUrl).toMatch(/skip=0/);
+    expect(second.body.nextUrl).toBeUndefined();
+  });
+
+  it.each([
+    [{}, 'Argument pids manquant'],
+    [{ pids: 'sansbarre,/x' }, 'Aucun auteur demandé'],
+  ])('answers 400 to %j', async (query, error) => {
+    const response = await app.client().get('/api/liste/auteurs').query(query);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ success: false, error });
+  });
+});
+
+describe('GET /api/liste/perso', () => {
+  it('lists the caller’s own resources, private ones included', async () => {
+    const origine = marker();
+    const oids = await seed(origine, [
+      { auteurs: [cast.pids.member], restriction: 3 },
+      { auteurs: [cast.pids.author] },
+    ]);
+    const response = await cast.browsers.member.get('/api/liste/perso').query({ origine, format: 'light' });
+    expect(oidsOf(response.body)).toEqual([oids[0]]);
+    expect(response.body.query).toEqual({ origine: [origine], auteurs: [cast.pids.member] });
+  });
+
+  it('denies anonymous callers with the session-expired message, and token callers', async () => {
+    const anonymous = await app.client().get('/api/liste/perso');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error).toBe(
+      'Ressources personnelles inaccessibles (session expirée sur la Sésathèque), veuillez vous déconnecter et reconnecter',
+    );
+    expect((await app.client().get('/api/liste/perso').set(tokenHeaders)).status).toBe(403);
+    const gql = await graphql(app.client(), '{ myResources { ... on ResourcePage { total } } }');
+    expect(gql.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('GET /api/autocomplete/:pattern', () => {
+  it('suggests vocabulary values by prefix, case and accents ignored', async () => {
+    for (const pattern of ['exer', 'EXER', 'éxer cice']) {
+      const response = await app.client().get(`/api/autocomplete/${encodeURIComponent(pattern)}`);
+      expect(response.body.filters).toEqual(
+        expect.arrayContaining([
+          { index: 'type', value: 'em' },
+          { index: 'categories', value: 7 },
+          { index: 'typePedagogiques', value: 9 },
+        ]),
+      );
+    }
+    const levels = await app.client().get('/api/autocomplete/sixi');
+    expect(levels.body).toEqual({ success: true, filters: [{ index: 'niveaux', value: '6e' }] });
+    const gql = await graphql(
+      app.client(),
+      '{ autocomplete(pattern: "angl") { ... on QueryAutocompleteSuccess { data { index value label } } } }',
+    );
+    expect(gql.data?.autocomplete.data).toEqual([{ index: 'langue', value: 'eng', label: 'anglais' }]);
+  });
+
+  it('needs at least two characters', async () => {
+    const response = await app.client().get('/api/autocomplete/e');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ success: false, error: 'Il faut au moins deux caractères' });
+  });
+});
+
+describe('cost', () => {
+  async function statements(url: string): Promise<number> {
+    const seen: string[] = [];
+    const stop = onStatement((sql) => seen.push(sql));
+    try {
+      expect((await cast.browsers.member.get(url)).status).toBe(200);
+    } finally {
+      stop();
+    }
+    return seen.length;
+  }
+
+  it('is a constant number of statements per page: whatever nb, whatever the number of resources', async () => {
+    const origine = marker();
+    const fields = (i: number) => ({
+      titre: `Ressource ${i} fraction`,
+      auteurs: [cast.pids.author, cast.pids.coauthor],
+      contributeurs: [cast.pids.contributor],
+      categories: [1, 2],
+      niveaux: ['6e'],
+      groupes: [cast.group],
+      relations: [[1, 'ailleurs/1']],
+    });
+    await seed(
+      origine,
+      Array.from({ length: 6 }, (_, i) => fields(i)),
+    );
+    const measure = async () => ({
+      ref5: await statements(`/api/liste?origine=${origine}&nb=5`),
+      ref40: await statements(`/api/liste?origine=${origine}&nb=40`),
+      full40: await statements(`/api/liste?origine=${origine}&nb=40&format=full`),
+      fulltext: await statements(`/api/liste?origine=${origine}&fulltext=fraction&nb=40`),
+    });
+    const small = await measure();
+    await seed(`${origine}b`, []);
+    for (let i = 6; i < 40; i++) {
+      await createResource(app, { origine, idOrigine: String(i), ...fields(i) });
+    }
+    const large = await measure();
+    expect(large).toEqual(small);
+    expect(small.ref5).toBe(small.ref40);
+  });
+});
