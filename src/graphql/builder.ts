@@ -11,6 +11,7 @@
 import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { Permission } from '../auth/permissions.ts';
@@ -39,7 +40,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // scope-auth first, so that authorisation runs before anything else touches the field.
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, SimpleObjectsPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, PrismaPlugin, SimpleObjectsPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authorizeOnSubscribe: true,
@@ -53,6 +54,13 @@ export const builder = new SchemaBuilder<{
       context.viewer.kind === 'anonymous' ? new AuthenticationRequiredError() : new ForbiddenError(),
   },
   errors: { defaultTypes: [], directResult: true },
+  // Cursor connections only: no global `node`/`nodes` fields (each would need its own auth scope).
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+  },
   prisma: {
     client: () => db,
     dmmf: getDatamodel(),

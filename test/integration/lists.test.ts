@@ -541,3 +541,41 @@ describe('cost', () => {
     expect(small.ref5).toBe(small.ref40);
   });
 });
+
+describe('GraphQL cursor connection', () => {
+  it('pages with first/after over the same visible, ordered set as the offset search', async () => {
+    const origine = marker();
+    const oids = await seed(origine, [
+      { titre: 'c' },
+      { titre: 'a' },
+      { titre: 'b', restriction: 3, auteurs: [cast.pids.coauthor] },
+      { titre: 'd' },
+      { titre: 'a' },
+    ]);
+    const query = `query ($f: [ResourceFilter!], $after: String) {
+      resourceConnection(filters: $f, orderBy: "titre", first: 2, after: $after) {
+        totalCount pageInfo { hasNextPage endCursor } edges { node { oid droits } }
+      }
+    }`;
+    const seen: number[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 5; page++) {
+      const response = await graphql(cast.browsers.pupil, query, {
+        f: [{ index: 'origine', values: [origine] }],
+        after,
+      });
+      const connection = response.data?.resourceConnection;
+      expect(connection.totalCount).toBe(4);
+      seen.push(...connection.edges.map((edge: { node: { oid: number } }) => edge.node.oid));
+      if (!connection.pageInfo.hasNextPage) break;
+      after = connection.pageInfo.endCursor;
+    }
+    // Titles a, a, c, d (the private "b" is not visible to a pupil); ties by oid.
+    expect(seen).toEqual([oids[1], oids[4], oids[0], oids[3]]);
+  });
+
+  it('refuses unknown indexes with a typed error', async () => {
+    const response = await graphql(app.client(), '{ resourceConnection(orderBy: "couleur") { totalCount } }');
+    expect(response.errors?.[0]?.extensions?.code).toBe('INVALID_INPUT');
+  });
+});

@@ -1,7 +1,8 @@
 /** GraphQL: resource search (offset pages), the viewer's resources, authors' lists, autocomplete. */
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../../context.ts';
+import { type Context, memo } from '../../context.ts';
+import { db } from '../../db/client.ts';
 import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { ResourceType } from '../resources/resources.schema.ts';
@@ -11,10 +12,14 @@ import {
   type AuthorList,
   type AuthorsPage,
   authorsResources,
+  ordering,
   PERSONAL_LIST_DENIED,
   personalResources,
+  prepareSearch,
+  type SearchArgs,
   type SearchPage,
   searchResources,
+  withWords,
 } from './lists.service.ts';
 
 const FilterInputType = builder.inputType('ResourceFilter', {
@@ -72,6 +77,20 @@ const SearchFilterType = builder.objectRef<SearchFilter>('SearchFilter').impleme
     label: t.exposeString('label'),
   }),
 });
+
+/** One preparation per request for the connection's page and its total (paging arguments aside). */
+function connectionSearch(
+  context: Context,
+  args: { filters?: SearchArgs['filters']; params?: unknown; orderBy?: string | null; order?: string | null },
+) {
+  const search: SearchArgs = {
+    filters: args.filters,
+    params: args.params as SearchArgs['params'],
+    orderBy: args.orderBy,
+    order: args.order,
+  };
+  return memo(context, `lists:connection:${JSON.stringify(search)}`, () => prepareSearch(context, search));
+}
 
 const planned = (context: Context, info: GraphQLResolveInfo, path: string[]) =>
   queryFromInfo({ context, info, path }) as ResourceQuery;
@@ -139,6 +158,27 @@ builder.queryFields((t) => {
           args.limit,
           planned(context, info, ['authors', 'resources']),
         ),
+    }),
+    resourceConnection: t.prismaConnection({
+      type: 'Resource',
+      cursor: 'oid',
+      description:
+        'Relay cursor pages over the same search as searchResources (filters, order, visibility); full-text words filter without ranking.',
+      authScopes: { public: true },
+      defaultSize: 25,
+      maxSize: 500,
+      args: {
+        filters: searchArgs.filters,
+        params: searchArgs.params,
+        orderBy: searchArgs.orderBy,
+        order: searchArgs.order,
+      },
+      resolve: async (query, _root, args, context) => {
+        const prepared = await connectionSearch(context, args);
+        return db.resource.findMany({ ...query, where: withWords(prepared), orderBy: ordering(prepared) });
+      },
+      totalCount: async (_connection, args, context) =>
+        db.resource.count({ where: withWords(await connectionSearch(context, args)) }),
     }),
     autocomplete: t.field({
       type: [SearchFilterType],

@@ -66,12 +66,26 @@ function collectFilters(args: SearchArgs, warnings: string[]): FilterInput[] {
   return filters;
 }
 
-export async function searchResources(
+export interface PreparedSearch {
+  where: Prisma.ResourceWhereInput;
+  /** Normalised full-text words (empty: no full-text filter). */
+  words: string[];
+  orderBy: string | null;
+  orderColumn: keyof Prisma.ResourceOrderByWithRelationInput;
+  order: 'asc' | 'desc';
+  query: Record<string, unknown[] | null>;
+  warnings: string[];
+}
+
+/**
+ * Validates the arguments of a search and turns them into one database condition, visibility
+ * included. Shared by the offset pages and the cursor connection.
+ */
+export async function prepareSearch(
   context: Context,
   args: SearchArgs,
-  planned: ResourceQuery,
   forced: FilterInput[] = [],
-): Promise<SearchPage> {
+): Promise<PreparedSearch> {
   const warnings: string[] = [];
   const filters = [...collectFilters(args, warnings), ...forced];
   const problems: string[] = [];
@@ -107,7 +121,38 @@ export async function searchResources(
     query.restriction = [0];
   }
   const where: Prisma.ResourceWhereInput = { AND: [...conditions, readableWhere(subject)] };
-  const order = args.order === 'desc' ? 'desc' : 'asc';
+  return {
+    where,
+    words,
+    orderBy,
+    orderColumn: column,
+    order: args.order === 'desc' ? 'desc' : 'asc',
+    query,
+    warnings,
+  };
+}
+
+/** Database ordering of a prepared search; oid breaks ties, so pages never overlap nor leave gaps. */
+export function ordering({
+  orderColumn: column,
+  order,
+}: PreparedSearch): Prisma.ResourceOrderByWithRelationInput[] {
+  return column === 'oid' ? [{ oid: order }] : [{ [column]: order }, { oid: order }];
+}
+
+/** A prepared search's condition with its full-text words required. */
+export function withWords({ where, words }: PreparedSearch): Prisma.ResourceWhereInput {
+  return words.length > 0 ? { AND: [where, ...words.map((word) => ({ words: { some: { word } } }))] } : where;
+}
+
+export async function searchResources(
+  context: Context,
+  args: SearchArgs,
+  planned: ResourceQuery,
+  forced: FilterInput[] = [],
+): Promise<SearchPage> {
+  const prepared = await prepareSearch(context, args, forced);
+  const { where, words, orderBy, order, query, warnings } = prepared;
   const { start, nb } = paging(context, args.start, args.nb);
 
   if (words.length > 0 && !orderBy) {
@@ -141,15 +186,13 @@ export async function searchResources(
     };
   }
 
-  const fullWhere: Prisma.ResourceWhereInput =
-    words.length > 0 ? { AND: [where, ...words.map((word) => ({ words: { some: { word } } }))] } : where;
+  const fullWhere = withWords(prepared);
   const [total, items] = await Promise.all([
     db.resource.count({ where: fullWhere }),
     db.resource.findMany({
       ...planned,
       where: fullWhere,
-      // oid breaks ties, so that pages never overlap nor leave gaps.
-      orderBy: column === 'oid' ? [{ oid: order }] : [{ [column]: order }, { oid: order }],
+      orderBy: ordering(prepared),
       skip: start,
       take: nb,
     }),
