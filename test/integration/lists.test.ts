@@ -564,7 +564,11 @@ describe('GraphQL cursor connection', () => {
         f: [{ index: 'origine', values: [origine] }],
         after,
       });
-      const connection = response.data?.resourceConnection;
+      const connection: {
+        totalCount: number;
+        pageInfo: { hasNextPage: boolean; endCursor: string };
+        edges: { node: { oid: number } }[];
+      } = response.data?.resourceConnection;
       expect(connection.totalCount).toBe(4);
       seen.push(...connection.edges.map((edge: { node: { oid: number } }) => edge.node.oid));
       if (!connection.pageInfo.hasNextPage) break;
