@@ -118,6 +118,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const app = express();
   app.disable('x-powered-by');
+  // ETags cost a hash of every body; only the cacheable /public/ routes set one (src/rest/router.ts).
+  app.set('etag', false);
   app.set('trust proxy', config.http.trustProxy);
   app.set('query parser', 'extended');
 

@@ -16,10 +16,10 @@ export type Database = PrismaClient;
 /** The client inside `db.$transaction(async (tx) => …)`. */
 export type Transaction = Prisma.TransactionClient;
 
-type StatementListener = (sql: string) => void;
+type StatementListener = (sql: string, params: string) => void;
 const statementListeners = new Set<StatementListener>();
 
-/** Calls `listener` with every SQL statement sent; returns the unsubscribe function. */
+/** Calls `listener` with every SQL statement sent (and its JSON-encoded parameters); returns the unsubscribe function. */
 export function onStatement(listener: StatementListener): () => void {
   statementListeners.add(listener);
   return () => statementListeners.delete(listener);
@@ -45,7 +45,7 @@ export async function openDatabase(databaseUrl: string): Promise<Database> {
           log: [...logOptions],
         }) as unknown as PrismaClient);
   (client as PrismaClient<'query'>).$on('query', (event) => {
-    for (const listener of statementListeners) listener(event.query);
+    for (const listener of statementListeners) listener(event.query, event.params);
   });
   if (provider === 'sqlite') {
     // WAL (set once by applyMigrations) lets readers run beside a writer; the busy timeout queues

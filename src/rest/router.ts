@@ -2,6 +2,7 @@
  * Builds the Express router of the legacy routes from the route table, and the JSON 404 of `/api`.
  */
 import type cors from 'cors';
+import etag from 'etag';
 import { type Request, type Response, Router } from 'express';
 import { DomainError, messages, statusOf } from '../errors.ts';
 import type { OperationRunner } from './execute.ts';
@@ -56,8 +57,14 @@ function operationHandler(route: OperationRoute, runOperation: OperationRunner) 
       toLegacyResponse(result, route, parts),
     );
     const { status, body } = await withinTime(run, route.timeoutMs, failure(504, messages.timeout));
-    // Express answers 304 itself when the ETag it computes matches If-None-Match.
-    if (route.publicCache && status === 200) res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
+    if (route.publicCache && status === 200) {
+      // With an ETag set, Express answers 304 itself when it matches If-None-Match.
+      const json = JSON.stringify(body);
+      res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
+      res.setHeader('ETag', etag(json, { weak: true }));
+      res.status(status).type('json').send(json);
+      return;
+    }
     res.status(status).json(body);
   };
 }
