@@ -79,3 +79,6 @@ console.log(
     statements: Object.fromEntries([...recorded].map(([name, list]) => [name, list.length])),
   }),
 );
+
+// A clean exit on a signal (lets `node --cpu-prof` write its profile).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));

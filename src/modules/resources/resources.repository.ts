@@ -28,16 +28,24 @@ export const relationSelections = {
   relations: { relations: { select: { predicate: true, targetRid: true }, ...byPosition } },
 } as const;
 
-/** What the rights depend on. */
+const ids = <K extends string>(column: K) => ({
+  select: { [column]: true } as Record<K, true>,
+  ...byPosition,
+});
+
+/**
+ * What the rights depend on: ids only. Same arguments as the fuller selections of the same
+ * relations, so that plugin-prisma merges them into one query when both are planned.
+ */
 export const rightsSelection = {
   publie: true,
   restriction: true,
   type: true,
   aliasOf: true,
-  ...relationSelections.authors,
-  ...relationSelections.contributors,
-  ...relationSelections.readerGroups,
-  ...relationSelections.authorGroups,
+  authors: ids('personOid'),
+  contributors: ids('personOid'),
+  readerGroups: ids('groupOid'),
+  authorGroups: ids('groupOid'),
 } as const;
 
 /** Everything, for services that read a whole resource (writes, copies, archives). */

@@ -104,11 +104,17 @@ export function identifyAny(context: Context, id: string): Identified {
   return identifyByPair(context, id.slice(0, slash), id.slice(slash + 1));
 }
 
-/** Adds what the rights need to the planned query. */
+/**
+ * Adds what the rights need to the planned query, keeping the plan's own selection of a relation
+ * when it has one (every planned selection of these relations includes the ids).
+ */
 function withRights(query: ResourceQuery): ResourceQuery {
-  if (query.select) return { select: { ...query.select, ...rightsSelection, oid: true } };
-  const { authors, contributors, readerGroups, authorGroups } = rightsSelection;
-  return { include: { ...query.include, authors, contributors, readerGroups, authorGroups } };
+  const { authors, contributors, readerGroups, authorGroups, ...scalars } = rightsSelection;
+  const relations = { authors, contributors, readerGroups, authorGroups };
+  const planned = (query.select ?? query.include ?? {}) as Record<string, unknown>;
+  const missing = Object.fromEntries(Object.entries(relations).filter(([key]) => !planned[key]));
+  if (query.select) return { select: { ...scalars, ...missing, ...query.select, oid: true } };
+  return { include: { ...missing, ...query.include } };
 }
 
 // ---------------------------------------------------------------------------------------------
