@@ -1,0 +1,121 @@
+/**
+ * `npm run bench:plans`: the query plans of list requests, one per filterable index, per ordering
+ * and for full-text search, on a seeded benchmark database (run `npm run bench` or
+ * `npm run seed:bench` first). For each request, the plan of the page query and of the count,
+ * flagging a full scan of the resource table.
+ *
+ *   DATABASE_URL=…   default file:./data/bench/v2-100000.db, else v2-10000
+ */
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import request from 'supertest';
+import { createApp } from '../src/app.ts';
+import { parseConfig } from '../src/config.ts';
+import { onStatement, openDatabase, provider } from '../src/db/client.ts';
+import { sqlitePath } from '../src/db/database-url.ts';
+import { createLogger } from '../src/logger.ts';
+
+const fallback = ['file:./data/bench/v2-100000.db', 'file:./data/bench/v2-10000.db'].find((url) =>
+  existsSync(url.slice('file:'.length)),
+);
+const databaseUrl = process.env.DATABASE_URL ?? fallback;
+if (!databaseUrl) throw new Error('No benchmark database: run npm run bench (or npm run seed:bench) first');
+await openDatabase(databaseUrl);
+const config = parseConfig({
+  baseId: 'bench',
+  baseUrl: 'http://127.0.0.1/',
+  listeMax: 1000,
+  databaseUrl,
+  apiTokens: ['plans-token-0123456789'],
+  sessionSecret: 'plans-session-secret-0123456789',
+  logLevel: 'silent',
+  session: { sweepIntervalSeconds: 0 },
+});
+const { app, close } = await createApp(config, { logger: createLogger('silent') });
+
+const cases: [string, string][] = [
+  ['titre', 'titre=fractions%20calcul%201'],
+  ['oid', 'oid=10,20,30'],
+  ['rid', 'rid=bench/42'],
+  ['origine', 'origine=bench'],
+  ['idOrigine', 'idOrigine=77'],
+  ['type', 'type=em'],
+  ['langue', 'langue=eng'],
+  ['auteurs', 'auteurs=bench/1'],
+  ['contributeurs', 'contributeurs=bench/2'],
+  ['niveaux', 'niveaux=6e'],
+  ['categories', 'categories=7'],
+  ['typePedagogiques', 'typePedagogiques=3'],
+  ['typeDocumentaires', 'typeDocumentaires=12'],
+  ['groupes', 'groupes=Classe%201%20fractions'],
+  ['groupesAuteurs', 'groupesAuteurs=Classe%202'],
+  ['publie', 'publie=false'],
+  ['restriction', 'restriction=2'],
+  ['aliasOf', 'aliasOf=bench/3'],
+  ['dateCreation', 'dateCreation=2023-03-01'],
+  ['dateMiseAJour', 'dateMiseAJour=2023-03-01'],
+  ['order by titre', 'orderBy=titre'],
+  ['order by dateMiseAJour desc', 'orderBy=dateMiseAJour&order=desc'],
+  ['order by type', 'orderBy=type'],
+  ['fulltext', 'fulltext=fractions%20triangle'],
+  ['type + categories + order', 'type=em&categories=7&orderBy=dateMiseAJour&order=desc'],
+];
+
+let explain: (sql: string, params: unknown[]) => Promise<string[]>;
+if (provider === 'sqlite') {
+  const raw = new Database(sqlitePath(databaseUrl), { readonly: true });
+  explain = async (sql, params) =>
+    (
+      raw
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...params.map((p) => (typeof p === 'boolean' ? Number(p) : p))) as {
+        detail: string;
+      }[]
+    ).map((row) => row.detail);
+} else {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  explain = async (sql, params) =>
+    (await client.query(`EXPLAIN ${sql}`, params)).rows.map(
+      (row: Record<string, string>) => row['QUERY PLAN']!,
+    );
+}
+
+/**
+ * Full scans of the resource table (the planner's words differ per database). A scan *of an index*
+ * in order (ordering with a limit) is not one.
+ */
+const fullScan = (plan: string[]) =>
+  plan.some((line) => /^SCAN (main\.)?Resource$|Seq Scan on "Resource"/.test(line.trim()));
+
+let scans = 0;
+for (const [label, query] of cases) {
+  for (const caller of ['anonymous', 'token'] as const) {
+    const statements: { sql: string; params: unknown[] }[] = [];
+    const stop = onStatement((sql, params) => statements.push({ sql, params: JSON.parse(params || '[]') }));
+    const call = request(app).get(`/api/liste?${query}&nb=50`);
+    if (caller === 'token') call.set('X-ApiToken', 'plans-token-0123456789');
+    const response = await call;
+    stop();
+    if (response.status !== 200)
+      throw new Error(`${label}: ${response.status} ${JSON.stringify(response.body)}`);
+    // The page and the count: the statements reading the resource table or the word index first.
+    const main = statements.filter(
+      ({ sql }) =>
+        /COUNT/.test(sql) || /^SELECT .* FROM [`"]?(main[`"]?\.)?[`"]?Resource(Word)?[`"]? .*LIMIT/.test(sql),
+    );
+    for (const { sql, params } of main.slice(0, 2)) {
+      const plan = await explain(sql, params);
+      const scan = fullScan(plan);
+      if (scan) scans += 1;
+      console.log(
+        `\n## ${label} (${caller}) ${/COUNT/.test(sql) ? 'count' : 'page'}${scan ? '  <-- full scan' : ''}`,
+      );
+      for (const line of plan.slice(0, 8)) console.log(`   ${line}`);
+    }
+  }
+}
+console.log(`\n${cases.length * 2} requests, ${scans} statements with a full scan of Resource`);
+await close();
+process.exit(0);
