@@ -10,29 +10,16 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import request from 'supertest';
-import { createApp } from '../src/app.ts';
-import { parseConfig } from '../src/config.ts';
-import { onStatement, openDatabase, provider } from '../src/db/client.ts';
+import { onStatement, provider } from '../src/db/client.ts';
 import { sqlitePath } from '../src/db/database-url.ts';
-import { createLogger } from '../src/logger.ts';
+import { BENCH_TOKEN, benchApp } from './app.ts';
 
 const fallback = ['file:./data/bench/v2-100000.db', 'file:./data/bench/v2-10000.db'].find((url) =>
   existsSync(url.slice('file:'.length)),
 );
 const databaseUrl = process.env.DATABASE_URL ?? fallback;
 if (!databaseUrl) throw new Error('No benchmark database: run npm run bench (or npm run seed:bench) first');
-await openDatabase(databaseUrl);
-const config = parseConfig({
-  baseId: 'bench',
-  baseUrl: 'http://127.0.0.1/',
-  listeMax: 1000,
-  databaseUrl,
-  apiTokens: ['plans-token-0123456789'],
-  sessionSecret: 'plans-session-secret-0123456789',
-  logLevel: 'silent',
-  session: { sweepIntervalSeconds: 0 },
-});
-const { app, close } = await createApp(config, { logger: createLogger('silent') });
+const { app, close } = await benchApp(databaseUrl);
 
 const cases: [string, string][] = [
   ['titre', 'titre=fractions%20calcul%201'],
@@ -95,7 +82,7 @@ for (const [label, query] of cases) {
     const statements: { sql: string; params: unknown[] }[] = [];
     const stop = onStatement((sql, params) => statements.push({ sql, params: JSON.parse(params || '[]') }));
     const call = request(app).get(`/api/liste?${query}&nb=50`);
-    if (caller === 'token') call.set('X-ApiToken', 'plans-token-0123456789');
+    if (caller === 'token') call.set('X-ApiToken', BENCH_TOKEN);
     const response = await call;
     stop();
     if (response.status !== 200)

@@ -7,25 +7,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { createApp } from '../src/app.ts';
-import { parseConfig } from '../src/config.ts';
-import { onStatement, openDatabase, provider } from '../src/db/client.ts';
+import { onStatement, provider } from '../src/db/client.ts';
 import { sqlitePath } from '../src/db/database-url.ts';
-import { createLogger } from '../src/logger.ts';
+import { benchApp } from './app.ts';
 import { scenarios } from './scenarios.ts';
 
 const databaseUrl = process.env.DATABASE_URL!;
-await openDatabase(databaseUrl);
-const config = parseConfig({
-  baseId: 'bench',
-  baseUrl: 'http://127.0.0.1/',
-  listeMax: 1000,
-  databaseUrl,
-  sessionSecret: 'bench-session-secret-0123456789',
-  logLevel: 'silent',
-  session: { sweepIntervalSeconds: 0 },
-});
-const { app } = await createApp(config, { logger: createLogger('silent') });
+const { app } = await benchApp(databaseUrl);
 const appServer = app.listen(0, '127.0.0.1');
 await new Promise((resolve) => appServer.once('listening', resolve));
 const appPort = (appServer.address() as AddressInfo).port;
