@@ -1,6 +1,7 @@
 /** Lists and search (API document "Lists", compatibility notes §5). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, onStatement } from '../../src/db/client.ts';
+import { SELECTIVE_LIMIT } from '../../src/modules/lists/filters.ts';
 import { tokenHeaders } from '../support/actors.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { type FakeLab, startFakeLab } from '../support/fake-lab.ts';
@@ -581,5 +582,47 @@ describe('GraphQL cursor connection', () => {
   it('refuses unknown indexes with a typed error', async () => {
     const response = await graphql(app.client(), '{ resourceConnection(orderBy: "couleur") { totalCount } }');
     expect(response.errors?.[0]?.extensions?.code).toBe('INVALID_INPUT');
+  });
+});
+
+describe('relation filters, few or many matches', () => {
+  it('give the same pages and totals whether they become a primary-key list or stay EXISTS', async () => {
+    const origine = marker();
+    const count = SELECTIVE_LIMIT + 5;
+    // Bulk rows straight into the tables: the API would take minutes for this many.
+    await db.resource.createMany({
+      data: Array.from({ length: count }, (_, i) => ({
+        origine,
+        idOrigine: String(i),
+        type: 'em',
+        publie: true,
+      })),
+    });
+    const rows = await db.resource.findMany({
+      where: { origine },
+      select: { oid: true },
+      orderBy: { oid: 'asc' },
+    });
+    const oids = rows.map((row) => row.oid);
+    await db.resourceCategory.createMany({
+      data: oids.map((resourceOid, i) => ({ resourceOid, categoryId: i < 3 ? 88 : 77, position: 0 })),
+    });
+    const page = async (category: number) =>
+      (
+        await list(cast.as('anonymous'), {
+          origine,
+          categories: String(category),
+          nb: 5,
+          format: 'light',
+          orderBy: 'oid',
+          order: 'desc',
+        })
+      ).body;
+    const few = await page(88);
+    expect(few.total).toBe(3);
+    expect(oidsOf(few)).toEqual([oids[2], oids[1], oids[0]]);
+    const many = await page(77);
+    expect(many.total).toBe(count - 3);
+    expect(oidsOf(many)).toEqual(oids.slice(-5).reverse());
   });
 });

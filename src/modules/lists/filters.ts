@@ -35,6 +35,40 @@ async function groupOids(names: string[]): Promise<number[]> {
   return rows.map((row) => row.oid);
 }
 
+/** Up to this many matches, a relation filter becomes a primary-key list (see `selective`). */
+export const SELECTIVE_LIMIT = 2000;
+
+type LinkTable =
+  | 'resourceAuthor'
+  | 'resourceContributor'
+  | 'resourceLevel'
+  | 'resourceCategory'
+  | 'resourcePedagogicType'
+  | 'resourceDocumentaryType'
+  | 'resourceGroup'
+  | 'resourceAuthorGroup';
+
+/**
+ * A relation filter, driven by the join table's index when few resources match. Prisma writes
+ * relation filters as a correlated EXISTS, which SQLite evaluates by walking the resources and
+ * probing the join table for each: fine when many match (pages stop early), a full pass when few
+ * do. So the matching ids are looked up first (one indexed statement, capped); a small set becomes
+ * `oid IN (…)` (primary-key look-ups), a large one keeps the EXISTS form.
+ */
+async function selective(table: LinkTable, match: Record<string, unknown>, exists: Where): Promise<Where> {
+  // The join tables share (resourceOid, value) columns; their delegates do not share a type.
+  const delegate = db[table] as unknown as {
+    findMany(args: object): Promise<{ resourceOid: number }[]>;
+  };
+  const rows = await delegate.findMany({
+    where: match,
+    select: { resourceOid: true },
+    distinct: ['resourceOid'],
+    take: SELECTIVE_LIMIT + 1,
+  });
+  return rows.length <= SELECTIVE_LIMIT ? { oid: { in: rows.map((row) => row.resourceOid) } } : exists;
+}
+
 /** A date-only value matches its whole day; a full timestamp matches exactly. */
 function dateCondition(values: Date[]): Prisma.DateTimeFilter[] {
   return values.map((date) =>
@@ -67,12 +101,18 @@ export const INDEXES: Record<string, IndexDefinition> = {
   langue: { kind: 'string', where: (v: string[]) => ({ langue: { in: v } }), orderBy: 'langue' },
   auteurs: {
     kind: 'string',
-    where: async (v: string[]) => ({ authors: { some: { personOid: { in: await personOids(v) } } } }),
+    where: async (v: string[]) => {
+      const match = { personOid: { in: await personOids(v) } };
+      return selective('resourceAuthor', match, { authors: { some: match } });
+    },
     present: { authors: { some: {} } },
   },
   contributeurs: {
     kind: 'string',
-    where: async (v: string[]) => ({ contributors: { some: { personOid: { in: await personOids(v) } } } }),
+    where: async (v: string[]) => {
+      const match = { personOid: { in: await personOids(v) } };
+      return selective('resourceContributor', match, { contributors: { some: match } });
+    },
     present: { contributors: { some: {} } },
   },
   niveaux: {
@@ -82,27 +122,48 @@ export const INDEXES: Record<string, IndexDefinition> = {
   },
   categories: {
     kind: 'int',
-    where: (v: number[]) => ({ categories: { some: { categoryId: { in: v } } } }),
+    where: (v: number[]) =>
+      selective(
+        'resourceCategory',
+        { categoryId: { in: v } },
+        { categories: { some: { categoryId: { in: v } } } },
+      ),
     present: { categories: { some: {} } },
   },
   typePedagogiques: {
     kind: 'int',
-    where: (v: number[]) => ({ pedagogicTypes: { some: { typeId: { in: v } } } }),
+    where: (v: number[]) =>
+      selective(
+        'resourcePedagogicType',
+        { typeId: { in: v } },
+        { pedagogicTypes: { some: { typeId: { in: v } } } },
+      ),
     present: { pedagogicTypes: { some: {} } },
   },
   typeDocumentaires: {
     kind: 'int',
-    where: (v: number[]) => ({ documentaryTypes: { some: { typeId: { in: v } } } }),
+    where: (v: number[]) =>
+      selective(
+        'resourceDocumentaryType',
+        { typeId: { in: v } },
+        { documentaryTypes: { some: { typeId: { in: v } } } },
+      ),
     present: { documentaryTypes: { some: {} } },
   },
   groupes: {
     kind: 'string',
-    where: async (v: string[]) => ({ readerGroups: { some: { groupOid: { in: await groupOids(v) } } } }),
+    where: async (v: string[]) => {
+      const match = { groupOid: { in: await groupOids(v) } };
+      return selective('resourceGroup', match, { readerGroups: { some: match } });
+    },
     present: { readerGroups: { some: {} } },
   },
   groupesAuteurs: {
     kind: 'string',
-    where: async (v: string[]) => ({ authorGroups: { some: { groupOid: { in: await groupOids(v) } } } }),
+    where: async (v: string[]) => {
+      const match = { groupOid: { in: await groupOids(v) } };
+      return selective('resourceAuthorGroup', match, { authorGroups: { some: match } });
+    },
     present: { authorGroups: { some: {} } },
   },
   publie: {
