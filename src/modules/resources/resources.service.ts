@@ -10,6 +10,7 @@ import { db, type Prisma, type Resource, type Transaction } from '../../db/clien
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
 import { groupNameKey } from '../groups/groups.service.ts';
+import { enqueueChangeNotifications } from '../peers/outbox.ts';
 import { parseResourceInput, type ResourceFields } from './resource-input.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
 import {
@@ -389,6 +390,7 @@ export async function saveResource(
           await tx.resource.update({ where: { oid: created.oid }, data: { idOrigine: String(created.oid) } });
         }
         await writeLinks(tx, created.oid, links);
+        await enqueueChangeNotifications(tx, context, created.oid, null);
         return { oid: created.oid, rid: ridOf(baseId, created.oid), warnings, created: true };
       }
       const versionBump = VERSION_TRIGGERS.some(
@@ -419,6 +421,7 @@ export async function saveResource(
         },
       });
       await writeLinks(tx, existing.oid, links);
+      await enqueueChangeNotifications(tx, context, existing.oid, before?.enfants);
       return { oid: existing.oid, rid: ridOf(baseId, existing.oid), warnings, created: false };
     });
   } catch (error) {
