@@ -4,11 +4,14 @@
  * the operation's result becomes the legacy JSON, and the success status. A row holds no rule of
  * its own: permissions and validation live in the GraphQL schema and its services.
  */
+import type { LegacyResponse } from './legacy-response.ts';
 
 export interface RequestParts {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: Record<string, unknown>;
+  /** A `text/plain` body, as sent (e.g. by `navigator.sendBeacon`). */
+  text?: string;
 }
 
 export interface OperationRoute {
@@ -29,6 +32,11 @@ export interface OperationRoute {
    * "Routes whose path contains /public/ ignore the session"), and let proxies cache the answer.
    */
   publicCache?: boolean;
+  /**
+   * For the few routes whose clients expect another body than the legacy envelope (jstree: a bare
+   * array, errors included): turns the envelope into the body actually sent.
+   */
+  respond?: (response: LegacyResponse) => { status: number; body: unknown };
 }
 
 /** `Cache-Control` of `/public/` answers: shared caches may keep them briefly. */

@@ -16,7 +16,12 @@ import {
 
 function requestParts(req: Request): RequestParts {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
-  return { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body };
+  return {
+    params: req.params as Record<string, string>,
+    query: req.query as Record<string, unknown>,
+    body,
+    ...(typeof req.body === 'string' ? { text: req.body } : {}),
+  };
 }
 
 /** The request as an anonymous caller sends it: no session, no token. */
@@ -31,7 +36,8 @@ function operationHandler(route: OperationRoute, runOperation: OperationRunner) 
     const variables = route.variables ? route.variables(parts) : {};
     const caller = route.publicCache ? withoutCredentials(req) : req;
     const result = await runOperation(route.operation, variables, { req: caller, res });
-    const { status, body } = toLegacyResponse(result, route, parts);
+    const legacy = toLegacyResponse(result, route, parts);
+    const { status, body } = route.respond ? route.respond(legacy) : legacy;
     // Express answers 304 itself when the ETag it computes matches If-None-Match.
     if (route.publicCache && status === 200) res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
     res.status(status).json(body);
