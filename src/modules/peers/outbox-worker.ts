@@ -47,6 +47,12 @@ async function post(services: Services, message: ClaimedMessage): Promise<string
   }
 }
 
+/** The resources a message is about, for the logs. */
+function ridsOf(payload: unknown): string[] {
+  const { ref, rids } = payload as { ref?: { aliasOf?: string }; rids?: string[] };
+  return ref?.aliasOf ? [ref.aliasOf] : (rids ?? []);
+}
+
 async function deliver(services: Services, message: ClaimedMessage, claim: string): Promise<void> {
   const { config, logger } = services;
   const failure = await post(services, message);
@@ -54,13 +60,19 @@ async function deliver(services: Services, message: ClaimedMessage, claim: strin
   const released = { leaseOwner: null, leaseExpiresAt: null, attempts };
   // Only while our lease holds: after it expired, another instance owns the message.
   const ours = { id: message.id, leaseOwner: claim };
-  const log = { eventId: message.id, kind: message.kind, peer: message.peerBaseId, attempts };
+  const log = {
+    eventId: message.id,
+    kind: message.kind,
+    peer: message.peerBaseId,
+    rids: ridsOf(message.payload),
+    attempts,
+  };
   if (failure === null) {
     await db.outboxMessage.updateMany({
       where: ours,
       data: { ...released, status: 'delivered', deliveredAt: new Date(), lastError: null },
     });
-    logger.debug(log, 'peer notification delivered');
+    logger.info(log, 'peer notification delivered');
     return;
   }
   const unknownPeer = !config.peers.some((peer) => peer.baseId === message.peerBaseId);
