@@ -240,6 +240,30 @@ describe('two instances as peers of each other', () => {
     expect(silent.received.filter((r) => r.body?.ref?.aliasOf === rid)).toHaveLength(FAST_OUTBOX.maxAttempts);
   }, 90_000);
 
+  it('a teacher in A makes an alias of a public resource of B, fetched from B', async () => {
+    const oid = await createIn(b, TOKEN_B, { titre: 'Publique chez B', type: 'mathgraph', publie: true });
+    const teacher = request.agent(a.baseUrl.slice(0, -1));
+    await teacher
+      .post('/api/connexion')
+      .send({ origine: lab.baseUrl, token: lab.tokenFor(labUser()) })
+      .expect(200);
+    const alias = await teacher.get(`/api/createAlias/repoB/${oid}`);
+    expect(alias.body).toEqual({
+      success: true,
+      clone: expect.objectContaining({
+        aliasOf: `repoB/${oid}`,
+        titre: 'Publique chez B',
+        type: 'mathgraph',
+      }),
+    });
+    await b.process.waitForLog(
+      (line) =>
+        line.msg === 'request completed' &&
+        line.req?.url === `/api/public/${oid}` &&
+        line.res?.statusCode === 200,
+    );
+  }, 60_000);
+
   it('notifyError logs a report naming a resource on the data-error stream, others on the client-error one', async () => {
     const marker = unique();
     await client(a).post('/api/notifyError').send({ rid: 'repoA/1', marker }).expect(200);

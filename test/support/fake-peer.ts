@@ -1,6 +1,7 @@
 /**
  * A fake remote (peer repository or lab) on loopback that records every request and answers as
- * told: accept (`{success: true}`), fail (a 500), or stay silent (never answers).
+ * told: accept (posts get `{success: true}`, reads what `serve` set, else a 404), fail (a 500), or
+ * stay silent.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -19,6 +20,7 @@ export type PeerBehaviour = 'accept' | 'fail' | 'silent';
 export async function startFakePeer(baseId = 'peerX') {
   const received: RecordedRequest[] = [];
   let behaviour: PeerBehaviour = 'accept';
+  const answers = new Map<string, { status: number; body: unknown }>();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -29,6 +31,17 @@ export async function startFakePeer(baseId = 'peerX') {
     } catch {}
     received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
     if (behaviour === 'silent') return;
+    const served = behaviour === 'accept' ? answers.get(req.url ?? '') : undefined;
+    if (served) {
+      res.writeHead(served.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(served.body));
+      return;
+    }
+    if (req.method === 'GET' && behaviour === 'accept') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: false, error: 'Ce contenu n’existe pas' }));
+      return;
+    }
     res.writeHead(behaviour === 'accept' ? 200 : 500, { 'content-type': 'application/json' });
     res.end(JSON.stringify(behaviour === 'accept' ? { success: true } : { success: false, error: 'panne' }));
   });
@@ -41,6 +54,10 @@ export async function startFakePeer(baseId = 'peerX') {
     received,
     behave(next: PeerBehaviour) {
       behaviour = next;
+    },
+    /** Answers `body` with `status` to requests for `path` (while accepting). */
+    serve(path: string, status: number, body: unknown) {
+      answers.set(path, { status, body });
     },
     close: async () => {
       server.closeAllConnections();

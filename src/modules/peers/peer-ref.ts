@@ -4,20 +4,11 @@
  */
 import { isPublicAndPublished } from '../resources/resources.policy.ts';
 import { type FullResource, ridOf } from '../resources/resources.repository.ts';
+import type { RefShape } from '../resources/resources.schema.ts';
 
-export interface PeerRef {
-  aliasOf: string;
-  titre: string;
-  resume: string;
-  description: string;
-  commentaires: string;
-  type: string;
-  categories: number[];
-  public: boolean;
-  cle?: string;
-  enfants?: unknown;
-  parametres?: unknown;
-}
+/** The GraphQL `Ref` without the viewer's rights; `cle`, `enfants`, `parametres` only where they apply. */
+export type PeerRef = Omit<RefShape, 'droits' | 'cle' | 'enfants' | 'parametres'> &
+  Partial<Pick<RefShape, 'enfants' | 'parametres'>> & { cle?: string };
 
 export function peerRefOf(resource: FullResource, baseId: string): PeerRef {
   const isPublic = isPublicAndPublished(resource);
