@@ -33,12 +33,16 @@ export async function enqueueChangeNotifications(
   const { baseId, peers } = context.config;
   const isPeer = (peerBaseId: string) => peers.some((peer) => peer.baseId === peerBaseId);
   const rid = ridOf(baseId, oid);
-  const [resource, listeners] = await Promise.all([
-    tx.resource.findUniqueOrThrow({ where: { oid }, include: fullInclude }),
+  const [tree, listeners] = await Promise.all([
+    tx.resource.findUniqueOrThrow({ where: { oid }, select: { enfants: true } }),
     tx.peerListener.findMany({ where: { rid }, select: { baseId: true } }),
   ]);
   const messages: NewMessage[] = [];
-  const ref = peerRefOf(resource, baseId);
+  // The whole resource is loaded only when someone listens to it.
+  const ref =
+    listeners.length > 0
+      ? peerRefOf(await tx.resource.findUniqueOrThrow({ where: { oid }, include: fullInclude }), baseId)
+      : null;
   for (const listener of listeners) {
     if (!isPeer(listener.baseId)) {
       context.log.warn({ rid, peer: listener.baseId }, 'listener is no configured peer: not notified');
@@ -51,7 +55,7 @@ export async function enqueueChangeNotifications(
     });
   }
   const known = peerRidsOf(previousEnfants, baseId);
-  for (const [peerBaseId, rids] of peerRidsOf(resource.enfants, baseId)) {
+  for (const [peerBaseId, rids] of peerRidsOf(tree.enfants, baseId)) {
     const gained = [...rids].filter((child) => !known.get(peerBaseId)?.has(child));
     if (gained.length === 0 || !isPeer(peerBaseId)) continue;
     messages.push({ kind: 'registerListener', peerBaseId, payload: { action: 'add', baseId, rids: gained } });
