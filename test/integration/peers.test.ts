@@ -361,6 +361,27 @@ describe('outgoing notifications (outbox)', () => {
     expect(voisine.received.filter(ofResource)).toHaveLength(1);
   });
 
+  it('delivers each of many messages exactly once when rounds race (instances sharing a database)', async () => {
+    const oid = await listenedResource();
+    for (let version = 1; version <= 12; version++) {
+      await app
+        .client()
+        .post('/api/ressource?merge=1')
+        .set(tokenHeaders)
+        .send({ oid, titre: `Version ${version}` });
+    }
+    const ids = (await messagesFor('voisine', 'externalUpdate'))
+      .filter((m) => (m.payload as { ref: { aliasOf: string } }).ref.aliasOf === `repo/${oid}`)
+      .map((m) => m.id);
+    expect(ids).toHaveLength(12);
+    await Promise.all([1, 2, 3, 4].map(() => deliverDueMessages(app.services)));
+    await drainOutbox();
+    const received = voisine.received
+      .map((request) => request.body?.eventId)
+      .filter((id) => ids.includes(id));
+    expect(received.sort()).toEqual([...ids].sort());
+  });
+
   it('registers this repository with a peer when a tree gains children of that peer, once per child', async () => {
     const first = `voisine/${unique()}`;
     const second = `voisine/${unique()}`;
