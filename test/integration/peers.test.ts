@@ -262,6 +262,15 @@ describe('outgoing notifications (outbox)', () => {
       .set(tokenHeaders)
       .send({ oid, titre: 'x', type: '' });
     expect(refused.status).toBe(400);
+    // A write failing inside its transaction (another resource holds the origin pair) neither.
+    const taken = unique();
+    await createResource(app, { origine: 'editeur', idOrigine: taken });
+    const conflict = await app
+      .client()
+      .post('/api/ressource?merge=1')
+      .set(tokenHeaders)
+      .send({ oid, origine: 'editeur', idOrigine: taken });
+    expect(conflict.status).toBe(409);
     expect(await messagesFor('voisine', 'externalUpdate')).toHaveLength(before + 1);
   });
 
