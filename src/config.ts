@@ -76,11 +76,27 @@ export const configSchema = z
         trustProxy: z.union([z.boolean(), z.number(), z.string()]).default(false),
         labTimeoutMs: z.number().int().positive().default(5000),
         peerTimeoutMs: z.number().int().positive().default(3000),
+        /** `deferPost` forwarding to a lab. */
+        deferPostTimeoutMs: z.number().int().positive().default(3000),
         maxResponseBytes: z
           .number()
           .int()
           .positive()
           .default(2 * 1024 * 1024),
+      })
+      .prefault({}),
+    /** Delivery of notifications to peers (src/modules/peers/outbox-worker.ts). */
+    outbox: z
+      .object({
+        pollIntervalMs: z.number().int().positive().default(2000),
+        /** How long a claimed message stays reserved to the instance delivering it. */
+        leaseMs: z.number().int().positive().default(30_000),
+        batchSize: z.number().int().positive().default(20),
+        /** Attempts before a message is marked failed. */
+        maxAttempts: z.number().int().positive().default(12),
+        /** Delay after the first failure; doubled on each further failure, up to `retryMaxMs`. */
+        retryBaseMs: z.number().int().positive().default(2000),
+        retryMaxMs: z.number().int().positive().default(3_600_000),
       })
       .prefault({}),
     graphql: z

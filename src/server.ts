@@ -1,6 +1,6 @@
 /**
- * Process entry: load the configuration, apply pending migrations, open the database, serve, and
- * shut down gracefully on SIGTERM / SIGINT.
+ * Process entry: load the configuration, apply pending migrations, open the database, serve and
+ * deliver the outbox to peers, and shut down gracefully on SIGTERM / SIGINT.
  */
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -8,6 +8,7 @@ import { closeDatabase, openDatabase } from './db/client.ts';
 import { redact } from './db/database-url.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
+import { startOutboxWorker } from './modules/peers/outbox-worker.ts';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
   logger.info({ database: redact(config.databaseUrl) }, 'applying migrations');
   await applyMigrations(config.databaseUrl);
   await openDatabase(config.databaseUrl);
-  const { app, close } = await createApp(config, { logger });
+  const { app, services, close } = await createApp(config, { logger });
+  const outboxWorker = startOutboxWorker(services);
 
   const server = app.listen(config.port, () => {
     const address = server.address();
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     // Stop accepting connections, let requests in flight finish, then release resources.
     server.close(async () => {
+      await outboxWorker.stop();
       await close();
       await closeDatabase();
       logger.info('stopped');

@@ -4,6 +4,7 @@
  * the operation's result becomes the legacy JSON, and the success status. A row holds no rule of
  * its own: permissions and validation live in the GraphQL schema and its services.
  */
+import type { LegacyResponse } from './legacy-response.ts';
 
 export interface RequestParts {
   /** The request path, without the query string. */
@@ -11,6 +12,8 @@ export interface RequestParts {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: Record<string, unknown>;
+  /** A `text/plain` body, as sent (e.g. by `navigator.sendBeacon`). */
+  text?: string;
 }
 
 export interface OperationRoute {
@@ -34,6 +37,11 @@ export interface OperationRoute {
   publicCache?: boolean;
   /** Answer a time-out error when the operation takes longer (the operation itself only reads). */
   timeoutMs?: number;
+  /**
+   * For the few routes whose clients expect another body than the legacy envelope (jstree: a bare
+   * array, errors included): turns the envelope into the body actually sent.
+   */
+  respond?: (response: LegacyResponse) => { status: number; body: unknown };
 }
 
 /** `Cache-Control` of `/public/` answers: shared caches may keep them briefly. */

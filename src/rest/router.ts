@@ -22,6 +22,7 @@ function requestParts(req: Request): RequestParts {
     params: req.params as Record<string, string>,
     query: req.query as Record<string, unknown>,
     body,
+    ...(typeof req.body === 'string' ? { text: req.body } : {}),
   };
 }
 
@@ -56,7 +57,8 @@ function operationHandler(route: OperationRoute, runOperation: OperationRunner) 
     const run = runOperation(route.operation, variables, { req: caller, res }).then((result) =>
       toLegacyResponse(result, route, parts),
     );
-    const { status, body } = await withinTime(run, route.timeoutMs, failure(504, messages.timeout));
+    const legacy = await withinTime(run, route.timeoutMs, failure(504, messages.timeout));
+    const { status, body } = route.respond ? route.respond(legacy) : legacy;
     if (route.publicCache && status === 200) {
       // With an ETag set, Express answers 304 itself when it matches If-None-Match.
       const json = JSON.stringify(body);

@@ -2,82 +2,20 @@
  * The real process (`src/server.ts`, what `npm start` runs): configuration errors, migrations on a
  * fresh database, serving, graceful shutdown, and two instances starting together.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
+import { configFile, killServers, startServer } from '../support/server-process.ts';
 
-const children: ChildProcess[] = [];
 const databases: string[] = [];
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  killServers();
   for (const url of databases) await dropTestDatabase(url);
 });
 
-function configFile(content: object): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'rrs-server-')), 'config.json');
-  writeFileSync(file, JSON.stringify(content));
-  return file;
-}
-
 const validConfig = { baseId: 'proc', baseUrl: 'http://proc.test/', listeMax: 1000 };
-
-/** The parent's environment without the service's own variables (and Vite's `BASE_URL=/`). */
-function cleanEnvironment(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const key of [
-    'BASE_URL',
-    'BASE_ID',
-    'API_TOKENS',
-    'SESSION_SECRET',
-    'DATABASE_URL',
-    'CONFIG_FILE',
-    'PORT',
-  ]) {
-    delete env[key];
-  }
-  return env;
-}
-
-function startServer(env: Record<string, string>) {
-  const child = spawn('node_modules/.bin/tsx', ['src/server.ts'], {
-    env: { ...cleanEnvironment(), PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const serving = new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`not serving after 30 s:\n${stdout}\n${stderr}`)),
-      30_000,
-    );
-    child.stdout.on('data', () => {
-      const line = stdout.split('\n').find((l) => l.includes('"msg":"serving"'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line).port);
-      }
-    });
-    exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before serving:\n${stderr}`));
-    });
-  });
-  serving.catch(() => {});
-  return { child, serving, exited, output: () => ({ stdout, stderr }) };
-}
 
 async function migrationRows(url: string): Promise<number> {
   if (provider === 'sqlite') {

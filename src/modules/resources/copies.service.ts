@@ -2,13 +2,15 @@
  * Copies and aliases. An alias is a resource of its own that points to its source (`aliasOf`) and
  * carries the caller as author; forking turns an alias into a real copy of its source, keeping the
  * alias oid. Cloning copies a type this repository can edit, and otherwise makes (or reuses) the
- * caller's alias. All go through `saveResource`: same validation, warnings and transaction.
+ * caller's alias; an alias of a peer's resource is made from its public form, fetched from the peer.
+ * All go through `saveResource`: same validation, warnings and transaction.
  */
 import type { Context } from '../../context.ts';
 import { db } from '../../db/client.ts';
 import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
+import { fetchPeerResource } from '../peers/peer-sources.ts';
 import { canCreate } from './resources.policy.ts';
-import { type FullResource, ridOf, toLegacy } from './resources.repository.ts';
+import { type FullResource, type LegacyResource, ridOf, toLegacy } from './resources.repository.ts';
 import { loadFull, readResource, type SaveResult, saveResource } from './resources.service.ts';
 import { EDITABLE_TYPES, RELATION_COPY_OF } from './vocabulary.ts';
 
@@ -26,17 +28,21 @@ async function readableSource(context: Context, oid: number): Promise<FullResour
   return (await loadFull({ oid }))!;
 }
 
-/** The content of `source` as a posted body (no identity, no ownership, no sharing). */
-function contentOf(source: FullResource, baseId: string) {
-  const legacy = toLegacy(source, baseId);
-  return {
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/**
+ * The content of a source, given as legacy JSON (a local resource's, or a peer's), as a posted body:
+ * no identity, no ownership, no sharing. Fields the source lacks are left out.
+ */
+function contentOf(legacy: Partial<LegacyResource>) {
+  const content = {
     type: legacy.type,
     titre: legacy.titre,
     resume: legacy.resume,
     description: legacy.description,
     commentaires: legacy.commentaires,
     parametres: legacy.parametres,
-    ...(legacy.enfants !== undefined ? { enfants: legacy.enfants } : {}),
+    enfants: legacy.enfants,
     niveaux: legacy.niveaux,
     categories: legacy.categories,
     typePedagogiques: legacy.typePedagogiques,
@@ -47,53 +53,64 @@ function contentOf(source: FullResource, baseId: string) {
     indexable: legacy.indexable,
     relations: legacy.relations,
     // Whoever wrote the source stays credited.
-    auteursParents: [...new Set([...legacy.auteurs, ...legacy.auteursParents])],
+    auteursParents: [...new Set([...list(legacy.auteurs), ...list(legacy.auteursParents)])],
   };
+  return Object.fromEntries(
+    Object.entries(content).filter(([, value]) => value !== undefined),
+  ) as typeof content;
 }
 
 /** The rid an alias of `source` points to: the source's own source when it is itself an alias. */
 const targetOf = (source: FullResource, baseId: string) => source.aliasOf ?? ridOf(baseId, source.oid);
 
-/** The caller's alias of `source`, made once and reused. */
-async function aliasFor(context: Context, source: FullResource): Promise<SaveResult> {
+/** The caller's alias of the resource `aliasOf` (whose content is `content`), made once and reused. */
+async function aliasFor(
+  context: Context,
+  aliasOf: string,
+  content: ReturnType<typeof contentOf>,
+): Promise<SaveResult> {
   const person = requireCreator(context);
   const { baseId } = context.config;
-  const aliasOf = targetOf(source, baseId);
   const existing = await db.resource.findFirst({
     where: { aliasOf, authors: { some: { personOid: person.oid } } },
     select: { oid: true },
   });
   if (existing) return { oid: existing.oid, rid: ridOf(baseId, existing.oid), warnings: [], created: false };
-  return saveResource(context, { ...contentOf(source, baseId), aliasOf, auteurs: [person.pid] }, false);
+  return saveResource(context, { ...content, aliasOf, auteurs: [person.pid] }, false);
 }
 
-/** `createAlias`: an alias of a local resource, authored by the caller. */
+const localAlias = (context: Context, source: FullResource) =>
+  aliasFor(
+    context,
+    targetOf(source, context.config.baseId),
+    contentOf(toLegacy(source, context.config.baseId)),
+  );
+
+/** `createAlias`: an alias of a resource of this repository or of a peer, authored by the caller. */
 export async function createAlias(context: Context, baseId: string, oid: number): Promise<SaveResult> {
-  if (baseId !== context.config.baseId) {
-    const known = context.config.peers.some((peer) => peer.baseId === baseId);
-    throw new InvalidInputError(
-      known
-        ? `Les alias de ressources de la sésathèque ${baseId} ne sont pas encore pris en charge`
-        : `Sésathèque ${baseId} inconnue sur ${context.config.baseUrl}`,
-    );
-  }
-  return aliasFor(context, await readableSource(context, oid));
+  if (baseId === context.config.baseId) return localAlias(context, await readableSource(context, oid));
+  const peer = context.config.peers.find((candidate) => candidate.baseId === baseId);
+  if (!peer) throw new InvalidInputError(`Sésathèque ${baseId} inconnue sur ${context.config.baseUrl}`);
+  requireCreator(context);
+  const source = await fetchPeerResource(context, peer, oid);
+  const aliasOf = typeof source.aliasOf === 'string' ? source.aliasOf : `${baseId}/${oid}`;
+  return aliasFor(context, aliasOf, contentOf(source));
 }
 
 /** `clone`: a copy (editable types: title + " (copie)", the caller as author) or the caller's alias. */
 export async function cloneResource(context: Context, oid: number): Promise<SaveResult> {
   const source = await readableSource(context, oid);
-  if (!EDITABLE_TYPES.has(source.type)) return aliasFor(context, source);
+  if (!EDITABLE_TYPES.has(source.type)) return localAlias(context, source);
   const person = requireCreator(context);
   const { baseId } = context.config;
-  const content = contentOf(source, baseId);
+  const content = contentOf(toLegacy(source, baseId));
   return saveResource(
     context,
     {
       ...content,
       titre: `${source.titre} (copie)`,
       auteurs: [person.pid],
-      relations: [...content.relations, [RELATION_COPY_OF, targetOf(source, baseId)]],
+      relations: [...(content.relations ?? []), [RELATION_COPY_OF, targetOf(source, baseId)]],
     },
     false,
   );
@@ -115,14 +132,14 @@ export async function forkAlias(context: Context, oid: number): Promise<SaveResu
     );
   }
   const source = await readableSource(context, Number(sourceOid));
-  const content = contentOf(source, baseId);
+  const content = contentOf(toLegacy(source, baseId));
   return saveResource(
     context,
     {
       ...content,
       oid: alias!.oid,
       aliasOf: null,
-      relations: [...content.relations, [RELATION_COPY_OF, alias!.aliasOf]],
+      relations: [...(content.relations ?? []), [RELATION_COPY_OF, alias!.aliasOf]],
     },
     false,
     { forkingAlias: true },

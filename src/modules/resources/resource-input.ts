@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { InvalidInputError } from '../../errors.ts';
+import { checkTreeChildren } from '../trees/tree-input.ts';
 import { RELATION_TYPES } from './vocabulary.ts';
 
 /** `<baseId>/<id>`: one slash, nothing blank. */
@@ -60,7 +61,10 @@ const fieldSchemas = {
   }),
   indexable: z.boolean({ error: 'doit être un booléen' }),
   parametres: z.unknown(),
-  enfants: z.array(z.record(z.string(), z.unknown()), { error: 'doit être une liste d’objets' }).nullable(),
+  enfants: z
+    .array(z.record(z.string(), z.unknown()), { error: 'doit être une liste d’objets' })
+    .nullable()
+    .superRefine(checkTreeChildren),
   aliasOf: rid.nullable(),
   relations: z.array(relation, { error: 'doit être une liste de paires [type de relation, rid]' }),
 } as const;

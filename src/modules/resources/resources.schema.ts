@@ -6,7 +6,12 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import DataLoader from 'dataloader';
 import { type Context, memo } from '../../context.ts';
 import { db } from '../../db/client.ts';
-import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
+import {
+  AuthenticationRequiredError,
+  ForbiddenError,
+  InvalidInputError,
+  UpstreamError,
+} from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { errorType } from '../../graphql/errors.ts';
 import { cloneResource, createAlias, forkAlias } from './copies.service.ts';
@@ -398,9 +403,9 @@ builder.mutationFields((t) => ({
   }),
   createResourceAlias: t.field({
     type: SaveResultType,
-    description: 'Makes (or reuses) the caller’s alias of a resource.',
+    description: 'Makes (or reuses) the caller’s alias of a resource, of this repository or of a peer.',
     authScopes: { person: true },
-    errors: { types: writeErrors },
+    errors: { types: [...writeErrors, UpstreamError] },
     args: { baseId: t.arg.string({ required: true }), oid: t.arg.int({ required: true }) },
     resolve: (_root, args, context) => createAlias(context, args.baseId, args.oid),
   }),

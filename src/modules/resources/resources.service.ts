@@ -10,6 +10,7 @@ import { db, type Prisma, type Resource, type Transaction } from '../../db/clien
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
 import { groupNameKey } from '../groups/groups.service.ts';
+import { enqueueChangeNotifications } from '../peers/outbox.ts';
 import { parseResourceInput, type ResourceFields } from './resource-input.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
 import {
@@ -397,6 +398,7 @@ export async function saveResource(
         }
         await writeLinks(tx, created.oid, links);
         await writeWords(tx, created.oid, scalars);
+        await enqueueChangeNotifications(tx, context, created.oid, null);
         return { oid: created.oid, rid: ridOf(baseId, created.oid), warnings, created: true };
       }
       const versionBump = VERSION_TRIGGERS.some(
@@ -429,6 +431,7 @@ export async function saveResource(
       await writeLinks(tx, existing.oid, links);
       if (INC_TRIGGERS.some((key) => after[key] !== before?.[key]))
         await writeWords(tx, existing.oid, scalars);
+      await enqueueChangeNotifications(tx, context, existing.oid, before?.enfants);
       return { oid: existing.oid, rid: ridOf(baseId, existing.oid), warnings, created: false };
     });
   } catch (error) {

@@ -1,0 +1,60 @@
+/**
+ * Helpers for lab pages: `deferPost` forwards a post a page could not send itself (cross-domain, at
+ * unload), to a configured lab only; `notifyError` records what a client reports.
+ */
+import type { Context } from '../../context.ts';
+import { ForbiddenError, InvalidInputError, UpstreamError } from '../../errors.ts';
+import { isUnderBaseUrl } from '../../lib/http-client.ts';
+
+/** `sendBeacon` posts text/plain: the body may be a string holding JSON. */
+function objectBody(input: unknown): Record<string, unknown> {
+  let body = input;
+  if (typeof input === 'string') {
+    try {
+      body = JSON.parse(input);
+    } catch {
+      throw new InvalidInputError('Le corps de la requête n’est pas du JSON valide');
+    }
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new InvalidInputError('Le corps de la requête doit être un objet');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Where a client's own error reports go when deferred. */
+const NOTIFY_ERROR_PATH = '/api/notifyError';
+
+/** Logs a client's report: on the data-error stream when it names a resource (`rid`). */
+export function notifyError(context: Context, input: unknown): boolean {
+  const report =
+    typeof input === 'object' && input !== null && !Array.isArray(input) ? input : { value: input };
+  if ('rid' in report) context.log.error({ stream: 'data-error', report }, 'data error reported by a client');
+  else context.log.error({ stream: 'client-error', report }, 'error reported by a client');
+  return true;
+}
+
+/** Posts the body (without `deferUrl`) to `deferUrl`, which must lie under a configured lab's baseUrl. */
+export async function deferPost(context: Context, input: unknown): Promise<boolean> {
+  const { deferUrl, ...rest } = objectBody(input);
+  if (typeof deferUrl !== 'string' || !deferUrl) throw new InvalidInputError('deferUrl manquant');
+  if (deferUrl === NOTIFY_ERROR_PATH) return notifyError(context, rest);
+  let target: URL | null = null;
+  try {
+    target = new URL(deferUrl);
+  } catch {
+    // Refused below, like any URL outside the labs.
+  }
+  // Checked before any network call: this route must never become an open relay.
+  if (!target || !context.config.labs.some((lab) => isUnderBaseUrl(target, lab.baseUrl))) {
+    throw new ForbiddenError(`deferUrl ${deferUrl} : destination non autorisée`);
+  }
+  const response = await context.services.http.request(target.href, {
+    json: rest,
+    timeoutMs: context.config.http.deferPostTimeoutMs,
+  });
+  if (response.status >= 400) {
+    throw new UpstreamError('UPSTREAM_UNAVAILABLE', `${target.origin} a répondu ${response.status}`);
+  }
+  return true;
+}

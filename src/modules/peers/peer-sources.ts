@@ -1,0 +1,33 @@
+/**
+ * Resources of peer repositories, read through their public route (`<peer baseUrl>api/public/<oid>`)
+ * with the peer timeout. The public form only: our users see of a peer what anyone may see, never
+ * what the peer's token would open.
+ */
+import type { Config } from '../../config.ts';
+import type { Context } from '../../context.ts';
+import { UpstreamError } from '../../errors.ts';
+import { ResourceNotFoundError } from '../resources/resources.errors.ts';
+import type { LegacyResource } from '../resources/resources.repository.ts';
+
+type Peer = Config['peers'][number];
+
+/** The peer's resource as legacy JSON (`reponseRessource` without the envelope). */
+export async function fetchPeerResource(
+  context: Context,
+  peer: Peer,
+  oid: number,
+): Promise<Partial<LegacyResource>> {
+  const response = await context.services.http.request(`${peer.baseUrl}api/public/${oid}`, {
+    timeoutMs: context.config.http.peerTimeoutMs,
+  });
+  if (response.status === 404) throw new ResourceNotFoundError(`${peer.baseId}/${oid}`);
+  const body = response.json as ({ success?: unknown } & Partial<LegacyResource>) | undefined;
+  if (response.status !== 200 || typeof body !== 'object' || body === null || body.success !== true) {
+    throw new UpstreamError(
+      'UPSTREAM_UNAVAILABLE',
+      `La sésathèque ${peer.baseId} a répondu ${response.status} pour la ressource ${oid}`,
+    );
+  }
+  const { success: _success, ...resource } = body;
+  return resource;
+}

@@ -1,0 +1,426 @@
+/**
+ * The peer protocol (registerListener, externalUpdate) through REST and GraphQL, and the outbox:
+ * notifications written with the change, delivered by the worker to fake peers on loopback.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/client.ts';
+import { deliverDueMessages, retryDelayMs } from '../../src/modules/peers/outbox-worker.ts';
+import { logIn, tokenHeaders } from '../support/actors.ts';
+import { startApp, type TestApp } from '../support/app.ts';
+import { type FakeLab, startFakeLab } from '../support/fake-lab.ts';
+import { type FakePeer, startFakePeer } from '../support/fake-peer.ts';
+import { errorCode, graphql } from '../support/graphql.ts';
+import { createResource } from '../support/resources.ts';
+
+const PEER_TOKEN = 'token-given-by-voisine-0123';
+let lab: FakeLab;
+let voisine: FakePeer;
+let muette: FakePeer;
+let app: TestApp;
+
+beforeAll(async () => {
+  lab = await startFakeLab('labPeers');
+  voisine = await startFakePeer('voisine');
+  muette = await startFakePeer('muette');
+  app = await startApp({
+    labs: [lab.config()],
+    peers: [
+      { baseId: voisine.baseId, baseUrl: voisine.baseUrl, apiToken: PEER_TOKEN },
+      { baseId: muette.baseId, baseUrl: muette.baseUrl },
+    ],
+    http: { peerTimeoutMs: 300 },
+    outbox: { maxAttempts: 3, retryBaseMs: 1, retryMaxMs: 2 },
+  });
+});
+
+afterAll(async () => {
+  await app.close();
+  await Promise.all([lab.close(), voisine.close(), muette.close()]);
+});
+
+const register = (body: unknown, headers: Record<string, string> = tokenHeaders) =>
+  app
+    .client()
+    .post('/api/ressource/registerListener')
+    .set(headers)
+    .send(body as object);
+const externalUpdate = (body: unknown, headers: Record<string, string> = tokenHeaders) =>
+  app
+    .client()
+    .post('/api/ressource/externalUpdate')
+    .set(headers)
+    .send(body as object);
+const messagesFor = (peerBaseId: string, kind: string) =>
+  db.outboxMessage.findMany({ where: { peerBaseId, kind }, orderBy: { createdAt: 'asc' } });
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+
+/** Rounds until nothing due is left (messages scheduled later stay). */
+async function drainOutbox() {
+  while ((await deliverDueMessages(app.services)) > 0) {}
+}
+
+/** A local resource `voisine` listens to. */
+async function listenedResource() {
+  const oid = await createResource(app, { titre: 'Écoutée', type: 'j3p' });
+  expect((await register({ action: 'add', baseId: 'voisine', rids: [`repo/${oid}`] })).body).toEqual({
+    success: true,
+  });
+  return oid;
+}
+
+const REGISTER = `mutation($input: JSON!) { registerPeerListener(input: $input) {
+  __typename ... on PeerListenerResult { warnings } ... on Error { code message } } }`;
+const EXTERNAL_UPDATE = `mutation($input: JSON!) { applyExternalUpdate(input: $input) {
+  __typename ... on ExternalUpdateResult { updatedTrees duplicate } ... on Error { code message } } }`;
+
+describe('POST /api/ressource/registerListener', () => {
+  it('registers and unregisters a peer, warning about rids that are not local or unknown', async () => {
+    const oid = await createResource(app, { titre: 'À écouter', type: 'url' });
+    const response = await register({
+      action: 'add',
+      baseId: 'voisine',
+      rids: [`repo/${oid}`, `repo/${oid}`, 'ailleurs/3', 'repo/999999'],
+    });
+    expect(response.body).toEqual({
+      success: true,
+      warnings: [
+        'ailleurs/3 n’est pas une ressource de la sésathèque repo, ignoré',
+        'Ressource repo/999999 inexistante, ignorée',
+      ],
+    });
+    expect(
+      await db.peerListener.findMany({ where: { rid: `repo/${oid}` }, select: { baseId: true } }),
+    ).toEqual([{ baseId: 'voisine' }]);
+    // Registering again is harmless.
+    expect((await register({ action: 'add', baseId: 'voisine', rids: [`repo/${oid}`] })).body).toEqual({
+      success: true,
+    });
+    expect(await db.peerListener.count({ where: { rid: `repo/${oid}` } })).toBe(1);
+    const removed = await graphql(
+      app.client(),
+      REGISTER,
+      { input: { action: 'remove', baseId: 'voisine', rids: [`repo/${oid}`] } },
+      tokenHeaders,
+    );
+    expect(removed.data?.registerPeerListener).toEqual({ __typename: 'PeerListenerResult', warnings: [] });
+    expect(await db.peerListener.count({ where: { rid: `repo/${oid}` } })).toBe(0);
+  });
+
+  it('refuses a malformed body or a peer not in the configuration (400), through REST and GraphQL', async () => {
+    const malformed = await register({ action: 'bof', rids: 'repo/1' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({
+      success: false,
+      error:
+        'action : doit valoir « add » ou « remove » ; baseId : obligatoire ; rids : doit être une liste de rids',
+    });
+    const unknown = await register({ action: 'add', baseId: 'inconnue', rids: [] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toBe('Sésathèque inconnue inconnue sur http://repo.test/');
+    const graph = await graphql(app.client(), REGISTER, { input: { action: 'add' } }, tokenHeaders);
+    expect(errorCode(graph, 'registerPeerListener')).toBe('INVALID_INPUT');
+  });
+
+  it('is for all-rights callers only: 401 anonymous, 403 for a person', async () => {
+    const body = { action: 'add', baseId: 'voisine', rids: [] };
+    expect((await register(body, {})).status).toBe(401);
+    const person = await logIn(app, lab);
+    const asPerson = await person.post('/api/ressource/registerListener').send(body);
+    expect(asPerson.status).toBe(403);
+    expect(asPerson.body).toEqual({ success: false, error: 'Droits insuffisants' });
+    expect(errorCode(await graphql(app.client(), REGISTER, { input: body }), 'registerPeerListener')).toBe(
+      'UNAUTHENTICATED',
+    );
+    expect(errorCode(await graphql(person, REGISTER, { input: body }), 'registerPeerListener')).toBe(
+      'FORBIDDEN',
+    );
+  });
+});
+
+describe('POST /api/ressource/externalUpdate', () => {
+  async function treesHolding(rid: string) {
+    const nested = await createResource(app, {
+      titre: 'Arbre imbriqué',
+      type: 'arbre',
+      enfants: [
+        { titre: 'Dossier', type: 'arbre', enfants: [{ titre: 'Ancien', type: 'j3p', aliasOf: rid }] },
+      ],
+    });
+    const flat = await createResource(app, {
+      titre: 'Arbre plat',
+      type: 'arbre',
+      enfants: [
+        { titre: 'Ancien', type: 'j3p', aliasOf: rid },
+        { titre: 'Autre', type: 'url', aliasOf: 'voisine/autre' },
+      ],
+    });
+    return { nested, flat };
+  }
+  const enfantsOf = async (oid: number) =>
+    (await db.resource.findUniqueOrThrow({ where: { oid }, select: { enfants: true } })).enfants as unknown;
+
+  it('replaces the child in every local tree containing it, without the sender’s rights', async () => {
+    const rid = `voisine/${unique()}`;
+    const { nested, flat } = await treesHolding(rid);
+    const ref = { aliasOf: rid, titre: 'Nouveau', type: 'j3p', resume: 'r', public: true, _droits: 'RWD' };
+    const response = await externalUpdate({ ref, eventId: `event-${unique()}` });
+    expect(response.body).toEqual({ success: true });
+    const replaced = { aliasOf: rid, titre: 'Nouveau', type: 'j3p', resume: 'r', public: true };
+    expect(await enfantsOf(nested)).toEqual([{ titre: 'Dossier', type: 'arbre', enfants: [replaced] }]);
+    expect(await enfantsOf(flat)).toEqual([
+      replaced,
+      { titre: 'Autre', type: 'url', aliasOf: 'voisine/autre' },
+    ]);
+  });
+
+  it('ignores an event id it has seen: a redelivered older Ref never overwrites', async () => {
+    const rid = `voisine/${unique()}`;
+    const { flat } = await treesHolding(rid);
+    const eventId = `event-${unique()}`;
+    const first = await graphql(
+      app.client(),
+      EXTERNAL_UPDATE,
+      { input: { ref: { aliasOf: rid, titre: 'Première', type: 'j3p' }, eventId } },
+      tokenHeaders,
+    );
+    expect(first.data?.applyExternalUpdate).toEqual({
+      __typename: 'ExternalUpdateResult',
+      updatedTrees: expect.arrayContaining([`repo/${flat}`]),
+      duplicate: false,
+    });
+    const again = await graphql(
+      app.client(),
+      EXTERNAL_UPDATE,
+      { input: { ref: { aliasOf: rid, titre: 'Rejouée', type: 'j3p' }, eventId } },
+      tokenHeaders,
+    );
+    expect(again.data?.applyExternalUpdate).toEqual({
+      __typename: 'ExternalUpdateResult',
+      updatedTrees: [],
+      duplicate: true,
+    });
+    expect(((await enfantsOf(flat)) as { titre: string }[])[0]!.titre).toBe('Première');
+    expect(
+      (await externalUpdate({ ref: { aliasOf: rid, titre: 'REST', type: 'j3p' }, eventId })).body,
+    ).toEqual({
+      success: true,
+    });
+    expect(((await enfantsOf(flat)) as { titre: string }[])[0]!.titre).toBe('Première');
+  });
+
+  it('refuses a body without a valid Ref (400, every problem listed) and changes nothing', async () => {
+    const rid = `voisine/${unique()}`;
+    const { flat } = await treesHolding(rid);
+    const before = await enfantsOf(flat);
+    const response = await externalUpdate({ ref: { aliasOf: 'pas un rid', type: '' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      success: false,
+      error:
+        'ref.aliasOf : doit être un rid de la forme baseId/oid ; ref.titre : obligatoire ; ref.type : obligatoire',
+    });
+    expect((await externalUpdate({})).body.error).toBe('ref : obligatoire (un Ref)');
+    const graph = await graphql(app.client(), EXTERNAL_UPDATE, { input: { ref: 3 } }, tokenHeaders);
+    expect(errorCode(graph, 'applyExternalUpdate')).toBe('INVALID_INPUT');
+    expect(await enfantsOf(flat)).toEqual(before);
+  });
+
+  it('is for all-rights callers only: 401 anonymous, 403 for a person', async () => {
+    const body = { ref: { aliasOf: 'voisine/1', titre: 't', type: 'j3p' } };
+    expect((await externalUpdate(body, {})).status).toBe(401);
+    const person = await logIn(app, lab);
+    expect((await person.post('/api/ressource/externalUpdate').send(body)).status).toBe(403);
+    expect(
+      errorCode(await graphql(app.client(), EXTERNAL_UPDATE, { input: body }), 'applyExternalUpdate'),
+    ).toBe('UNAUTHENTICATED');
+    expect(errorCode(await graphql(person, EXTERNAL_UPDATE, { input: body }), 'applyExternalUpdate')).toBe(
+      'FORBIDDEN',
+    );
+  });
+});
+
+describe('outgoing notifications (outbox)', () => {
+  it('writes one externalUpdate per listening peer with the change, and none for a failed write', async () => {
+    const oid = await listenedResource();
+    const before = (await messagesFor('voisine', 'externalUpdate')).length;
+    const updated = await app
+      .client()
+      .post('/api/ressource?merge=1')
+      .set(tokenHeaders)
+      .send({ oid, titre: 'Changée' });
+    expect(updated.body).toEqual({ success: true, oid });
+    const after = await messagesFor('voisine', 'externalUpdate');
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      payload: { ref: { aliasOf: `repo/${oid}`, titre: 'Changée', type: 'j3p', public: true } },
+    });
+    const refused = await app
+      .client()
+      .post('/api/ressource')
+      .set(tokenHeaders)
+      .send({ oid, titre: 'x', type: '' });
+    expect(refused.status).toBe(400);
+    // A write failing inside its transaction (another resource holds the origin pair) neither.
+    const taken = unique();
+    await createResource(app, { origine: 'editeur', idOrigine: taken });
+    const conflict = await app
+      .client()
+      .post('/api/ressource?merge=1')
+      .set(tokenHeaders)
+      .send({ oid, origine: 'editeur', idOrigine: taken });
+    expect(conflict.status).toBe(409);
+    expect(await messagesFor('voisine', 'externalUpdate')).toHaveLength(before + 1);
+  });
+
+  it('delivers to the peer with its token and an event id, once', async () => {
+    const oid = await listenedResource();
+    await app.client().post('/api/ressource?merge=1').set(tokenHeaders).send({ oid, titre: 'À livrer' });
+    voisine.behave('accept');
+    await drainOutbox();
+    const delivered = voisine.received.filter((request) => request.body?.ref?.aliasOf === `repo/${oid}`);
+    expect(delivered).toHaveLength(1);
+    const [request] = delivered;
+    expect(request).toMatchObject({ method: 'POST', path: '/api/ressource/externalUpdate' });
+    expect(request!.headers['x-apitoken']).toBe(PEER_TOKEN);
+    expect(request!.body).toEqual({
+      ref: expect.objectContaining({ aliasOf: `repo/${oid}`, titre: 'À livrer' }),
+      eventId: expect.any(String),
+    });
+    const stored = await db.outboxMessage.findUniqueOrThrow({ where: { id: request!.body.eventId } });
+    expect(stored).toMatchObject({ status: 'delivered', attempts: 1, leaseOwner: null });
+    expect(stored.deliveredAt).toBeInstanceOf(Date);
+  });
+
+  it('retries a failing peer with back-off, then marks the message failed after maxAttempts', async () => {
+    const oid = await listenedResource();
+    voisine.behave('fail');
+    try {
+      await app.client().post('/api/ressource?merge=1').set(tokenHeaders).send({ oid, titre: 'En panne' });
+      const [message] = (await messagesFor('voisine', 'externalUpdate')).filter(
+        (m) => (m.payload as { ref: { aliasOf: string } }).ref.aliasOf === `repo/${oid}`,
+      );
+      await deliverDueMessages(app.services);
+      const retried = await db.outboxMessage.findUniqueOrThrow({ where: { id: message!.id } });
+      expect(retried).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastError: expect.stringContaining('HTTP 500'),
+      });
+      expect(retried.nextAttemptAt.getTime()).toBeGreaterThan(message!.nextAttemptAt.getTime());
+      for (let round = 0; round < 50; round++) {
+        await new Promise((done) => setTimeout(done, 5));
+        await drainOutbox();
+        const current = await db.outboxMessage.findUniqueOrThrow({ where: { id: message!.id } });
+        if (current.status !== 'pending') break;
+      }
+      expect(await db.outboxMessage.findUniqueOrThrow({ where: { id: message!.id } })).toMatchObject({
+        status: 'failed',
+        attempts: 3,
+        leaseOwner: null,
+      });
+    } finally {
+      voisine.behave('accept');
+    }
+  });
+
+  it('a peer that never answers costs one timeout per attempt and holds up no other delivery', async () => {
+    const oid = await createResource(app, { titre: 'Deux écouteurs', type: 'j3p' });
+    for (const baseId of ['voisine', 'muette']) {
+      await register({ action: 'add', baseId, rids: [`repo/${oid}`] });
+    }
+    muette.behave('silent');
+    await app.client().post('/api/ressource?merge=1').set(tokenHeaders).send({ oid, titre: 'Silence' });
+    const started = Date.now();
+    await deliverDueMessages(app.services);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(voisine.received.some((r) => r.body?.ref?.aliasOf === `repo/${oid}`)).toBe(true);
+    const [silent] = (await messagesFor('muette', 'externalUpdate')).filter(
+      (m) => (m.payload as { ref: { aliasOf: string } }).ref.aliasOf === `repo/${oid}`,
+    );
+    expect(silent).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: expect.stringContaining('300 ms'),
+    });
+  });
+
+  it('never lets two delivery rounds claim the same message, and takes over an expired lease', async () => {
+    const oid = await listenedResource();
+    await app.client().post('/api/ressource?merge=1').set(tokenHeaders).send({ oid, titre: 'Concurrence' });
+    const ofResource = (request: { body?: { ref?: { aliasOf?: string } } }) =>
+      request.body?.ref?.aliasOf === `repo/${oid}`;
+    const [message] = (await messagesFor('voisine', 'externalUpdate')).filter((m) =>
+      ofResource({ body: m.payload as never }),
+    );
+    // Another instance holds the lease: not ours to deliver.
+    await db.outboxMessage.update({
+      where: { id: message!.id },
+      data: { leaseOwner: 'other-instance', leaseExpiresAt: new Date(Date.now() + 60_000) },
+    });
+    await drainOutbox();
+    expect(voisine.received.filter(ofResource)).toHaveLength(0);
+    // Its lease expired (it crashed): the message is taken over, by exactly one of two racing rounds.
+    await db.outboxMessage.update({
+      where: { id: message!.id },
+      data: { leaseExpiresAt: new Date(Date.now() - 1) },
+    });
+    await Promise.all([deliverDueMessages(app.services), deliverDueMessages(app.services)]);
+    expect(voisine.received.filter(ofResource)).toHaveLength(1);
+  });
+
+  it('delivers each of many messages exactly once when rounds race (instances sharing a database)', async () => {
+    const oid = await listenedResource();
+    for (let version = 1; version <= 12; version++) {
+      await app
+        .client()
+        .post('/api/ressource?merge=1')
+        .set(tokenHeaders)
+        .send({ oid, titre: `Version ${version}` });
+    }
+    const ids = (await messagesFor('voisine', 'externalUpdate'))
+      .filter((m) => (m.payload as { ref: { aliasOf: string } }).ref.aliasOf === `repo/${oid}`)
+      .map((m) => m.id);
+    expect(ids).toHaveLength(12);
+    await Promise.all([1, 2, 3, 4].map(() => deliverDueMessages(app.services)));
+    await drainOutbox();
+    const received = voisine.received
+      .map((request) => request.body?.eventId)
+      .filter((id) => ids.includes(id));
+    expect(received.sort()).toEqual([...ids].sort());
+  });
+
+  it('registers this repository with a peer when a tree gains children of that peer, once per child', async () => {
+    const first = `voisine/${unique()}`;
+    const second = `voisine/${unique()}`;
+    const child = (aliasOf: string) => ({ titre: aliasOf, type: 'j3p', aliasOf });
+    const registrations = async () =>
+      (await messagesFor('voisine', 'registerListener'))
+        .map((m) => m.payload as { rids: string[] })
+        .filter((payload) => payload.rids.some((rid) => [first, second].includes(rid)));
+    const tree = await createResource(app, { titre: 'Arbre mixte', type: 'arbre', enfants: [child(first)] });
+    expect(await registrations()).toEqual([{ action: 'add', baseId: 'repo', rids: [first] }]);
+    await app
+      .client()
+      .post('/api/ressource?merge=1')
+      .set(tokenHeaders)
+      .send({ oid: tree, enfants: [child(first), child(second)] });
+    expect(await registrations()).toEqual([
+      { action: 'add', baseId: 'repo', rids: [first] },
+      { action: 'add', baseId: 'repo', rids: [second] },
+    ]);
+  });
+});
+
+describe('retry schedule', () => {
+  const settings = { retryBaseMs: 1000, retryMaxMs: 60_000 } as Parameters<typeof retryDelayMs>[1];
+
+  it('doubles from the base up to the cap, with jitter between half and all of it', () => {
+    expect([1, 2, 3, 4].map((failures) => retryDelayMs(failures, settings, () => 1))).toEqual([
+      1000, 2000, 4000, 8000,
+    ]);
+    expect(retryDelayMs(3, settings, () => 0)).toBe(2000);
+    expect(retryDelayMs(20, settings, () => 1)).toBe(60_000);
+  });
+});
