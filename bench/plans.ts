@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import request from 'supertest';
-import { onStatement, provider } from '../src/db/client.ts';
+import { db, onStatement, provider } from '../src/db/client.ts';
 import { sqlitePath } from '../src/db/database-url.ts';
 import { BENCH_TOKEN, benchApp } from './app.ts';
 
@@ -21,6 +21,20 @@ const databaseUrl = process.env.DATABASE_URL ?? fallback;
 if (!databaseUrl) throw new Error('No benchmark database: run npm run bench (or npm run seed:bench) first');
 const { app, close } = await benchApp(databaseUrl);
 
+/** Values that exist in the seeded data, so that each plan reads something. */
+const [contributor, readerGroup] = await Promise.all([
+  db.resourceContributor.groupBy({
+    by: ['personOid'],
+    _count: true,
+    orderBy: { _count: { personOid: 'desc' } },
+    take: 1,
+  }),
+  db.resourceGroup.findFirst({ select: { group: { select: { nom: true } } } }),
+]);
+const contributorPid =
+  (await db.person.findUnique({ where: { oid: contributor[0]?.personOid ?? 0 } }))?.pid ?? 'none/0';
+const groupName = encodeURIComponent(readerGroup?.group.nom ?? 'none');
+
 const cases: [string, string][] = [
   ['titre', 'titre=fractions%20calcul%201'],
   ['oid', 'oid=10,20,30'],
@@ -30,13 +44,13 @@ const cases: [string, string][] = [
   ['type', 'type=em'],
   ['langue', 'langue=eng'],
   ['auteurs', 'auteurs=bench/1'],
-  ['contributeurs', 'contributeurs=bench/2'],
+  ['contributeurs (a few dozen)', `contributeurs=${encodeURIComponent(contributorPid)}`],
   ['niveaux', 'niveaux=6e'],
   ['categories', 'categories=7'],
   ['typePedagogiques', 'typePedagogiques=3'],
   ['typeDocumentaires', 'typeDocumentaires=12'],
-  ['groupes', 'groupes=Classe%201%20fractions'],
-  ['groupesAuteurs', 'groupesAuteurs=Classe%202'],
+  ['groupes', `groupes=${groupName}`],
+  ['groupesAuteurs (none in the seed)', `groupesAuteurs=${groupName}`],
   ['publie', 'publie=false'],
   ['restriction', 'restriction=2'],
   ['aliasOf', 'aliasOf=bench/3'],
