@@ -64,3 +64,8 @@ export function text(value: unknown): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
   return first === undefined || first === null ? undefined : String(first);
 }
+
+/** A numeric path id as a number; anything else as written, so that GraphQL refuses it (400). */
+export function pathInteger(value: string | undefined): number | string | undefined {
+  return /^\d+$/.test(value ?? '') ? Number(value) : value;
+}

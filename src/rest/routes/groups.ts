@@ -1,5 +1,5 @@
 /** Legacy group routes (API document, "Groups"). */
-import type { LegacyRoute, RequestParts } from '../route-table.ts';
+import { type LegacyRoute, pathInteger, type RequestParts } from '../route-table.ts';
 
 type LegacyGroup = { __typename?: string; nom: string } & Record<string, unknown>;
 type Relation = { manager: boolean; member: boolean; follower: boolean; group: LegacyGroup };
@@ -64,9 +64,8 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/groupe/byId/:oid', '/api/groupe/:oid'],
     operation: 'GroupById',
-    // Not a number: GraphQL refuses the variable (400).
     variables: ({ params, query }) => ({
-      oid: /^\d+$/.test(params.oid ?? '') ? Number(params.oid) : params.oid,
+      oid: pathInteger(params.oid),
       full: query.format === 'full',
     }),
     shape: group,

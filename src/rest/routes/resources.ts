@@ -1,5 +1,5 @@
 /** Legacy resource routes (API document, "Resources"; compatibility notes §3, §4). */
-import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
+import { type LegacyRoute, pathInteger, type RequestParts, text } from '../route-table.ts';
 import { legacyRef, type Result, legacyResource as shaped } from '../shapes/resources.ts';
 
 const legacyResource = (resource: Result, { query }: RequestParts) => shaped(resource, query.format);
@@ -11,9 +11,7 @@ const formats = ({ query }: RequestParts) => ({
   droits: ['1', 'true'].includes(text(query.droits) ?? ''),
 });
 
-/** Numeric path ids; anything else goes to GraphQL as is, which refuses it (400). */
-const integer = (value: string | undefined) => (/^\d+$/.test(value ?? '') ? Number(value) : value);
-const byOid = (parts: RequestParts) => ({ oid: integer(parts.params.oid), ...formats(parts) });
+const byOid = (parts: RequestParts) => ({ oid: pathInteger(parts.params.oid), ...formats(parts) });
 const byPair = (parts: RequestParts) => ({
   origine: parts.params.origine,
   idOrigine: parts.params.idOrigine,
@@ -139,7 +137,7 @@ export const resourceRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/createAlias/:baseId/:oid'],
     operation: 'CreateResourceAlias',
-    variables: ({ params }) => ({ baseId: params.baseId, oid: integer(params.oid) }),
+    variables: ({ params }) => ({ baseId: params.baseId, oid: pathInteger(params.oid) }),
     shape: (result) => ({ clone: legacyRef(result.resource.ref) }),
   },
   {
