@@ -13,10 +13,13 @@ export const ERROR_STATUS = {
   INVALID_INPUT: 400,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  CROSS_SITE_REQUEST: 403,
   LAB_NOT_ALLOWED: 403,
   LAB_LOGIN_REJECTED: 401,
   UPSTREAM_UNAVAILABLE: 502,
   UPSTREAM_TIMEOUT: 504,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 } as const;
 
@@ -32,6 +35,9 @@ export const messages = {
   invalidJson: 'Le corps de la requête n’est pas du JSON valide',
   bodyTooLarge: 'Le corps de la requête est trop volumineux',
   timeout: 'La requête a pris trop de temps, veuillez réessayer',
+  invalidParameters: 'Paramètres invalides',
+  invalidInput: 'Entrée refusée',
+  serviceUnavailable: 'Service momentanément indisponible, veuillez réessayer dans quelques instants',
 } as const;
 
 /** Base of every expected failure. A GraphQLError, so Yoga never masks it. */
@@ -100,6 +106,30 @@ export class LabLoginRejectedError extends DomainError {
 export class UpstreamError extends DomainError {
   constructor(code: 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_TIMEOUT', message: string) {
     super(code, message);
+  }
+}
+
+/**
+ * Too many failed authentications from this address or for this subject: refused until the
+ * window ends. `extensions.http` makes Yoga answer 429 with `Retry-After`; REST does the same.
+ */
+export class RateLimitedError extends DomainError {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super('RATE_LIMITED', `Trop de tentatives échouées, réessayez dans ${seconds} s`, {
+      retryAfterSeconds: seconds,
+      http: { status: 429, headers: { 'Retry-After': String(seconds) } },
+    });
+    this.retryAfterSeconds = seconds;
+  }
+}
+
+/** A browser was made to change state here by a page of another site (src/security/cross-site.ts). */
+export class CrossSiteRequestError extends DomainError {
+  constructor(reason: string) {
+    super('CROSS_SITE_REQUEST', `Requête refusée : ${reason}`, { http: { status: 403 } });
   }
 }
 

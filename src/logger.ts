@@ -1,15 +1,58 @@
-/** The root structured logger (pino). Request-scoped children carry the request id. */
+/**
+ * The root structured logger (pino). Request-scoped children carry the request id. Nothing that
+ * grants access is ever written: cookies, `X-ApiToken`, `Authorization`, lab login tokens and read
+ * keys (`cle/<key>`) in URLs and referers, and secret-looking keys of objects clients report.
+ */
 import { pino } from 'pino';
 
 export type Logger = pino.Logger;
 
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    base: { service: 'resource-repository' },
-    redact: {
-      paths: ['req.headers.cookie', 'req.headers["x-apitoken"]', 'res.headers["set-cookie"]'],
-      censor: '***',
-    },
-  });
+const CENSOR = '***';
+
+/** Query parameters whose values are credentials (`connexion?token=…`). */
+const SECRET_PARAMETER = /([?&](?:token|apitoken|api_token|access_token|password|secret)=)[^&#]*/gi;
+/** A read key opens a private resource to anyone holding it: `cle/<key>`, also URL-encoded. */
+const READ_KEY = /(cle(?:\/|%2f))[^/?&#]+/gi;
+
+/** The URL with every credential replaced by `***`. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMETER, `$1${CENSOR}`).replace(READ_KEY, `$1${CENSOR}`);
 }
+
+const SECRET_KEYS = ['token', 'apiToken', 'password', 'secret'];
+
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'resource-repository' },
+      redact: {
+        paths: [
+          'req.headers.cookie',
+          'req.headers["x-apitoken"]',
+          'req.headers.authorization',
+          'req.headers["proxy-authorization"]',
+          'res.headers["set-cookie"]',
+          // What clients report through notifyError is logged as posted.
+          ...SECRET_KEYS.flatMap((key) => [`report.${key}`, `report.*.${key}`]),
+        ],
+        censor: CENSOR,
+      },
+    },
+    destination,
+  );
+}
+
+/**
+ * pino-http's request serializer, with credentials taken out of the URL and the referer. Express's
+ * parsed `query` and `params` are left out: they repeat the URL, unredacted.
+ */
+export const requestSerializer = pino.stdSerializers.wrapRequestSerializer((req) => {
+  req.url = redactUrl(req.url);
+  const repeated = req as { query?: unknown; params?: unknown };
+  delete repeated.query;
+  delete repeated.params;
+  const referer = req.headers.referer;
+  if (typeof referer === 'string') req.headers = { ...req.headers, referer: redactUrl(referer) };
+  return req;
+});

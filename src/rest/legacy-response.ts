@@ -10,10 +10,25 @@ import type { OperationRoute, RequestParts } from './route-table.ts';
 export interface LegacyResponse {
   status: number;
   body: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 export function failure(status: number, error: string): LegacyResponse {
   return { status, body: { success: false, error } };
+}
+
+/**
+ * A variable that did not fit the operation, named as the legacy client knows it: the path inside a
+ * posted object (`roles`, not `input.roles`), or the parameter. GraphQL's own wording (variable
+ * names, types) means nothing to a legacy client.
+ */
+export function invalidParameterMessage(graphqlMessage: string): string {
+  const variable = /^Variable "\$(\w+)"/.exec(graphqlMessage)?.[1];
+  if (!variable) return messages.invalidParameters;
+  const at = / at "([^"]+)"/.exec(graphqlMessage)?.[1];
+  const name = at ? at.replace(/^input\.?/, '') || variable : variable;
+  const missing = /was not provided|must not be null/.test(graphqlMessage);
+  return `${messages.invalidParameters} : ${name} ${missing ? 'manquant' : 'invalide'}`;
 }
 
 function fromGraphQLError(error: GraphQLError, hasData: boolean, route: OperationRoute): LegacyResponse {
@@ -21,10 +36,14 @@ function fromGraphQLError(error: GraphQLError, hasData: boolean, route: Operatio
   const code = error.extensions?.code;
   if (typeof code === 'string') {
     const status = statusOf(code);
-    return failure(status, status === 500 ? internal : error.message);
+    const response = failure(status, status === 500 ? internal : error.message);
+    const retryAfter = error.extensions?.retryAfterSeconds;
+    return typeof retryAfter === 'number'
+      ? { ...response, headers: { 'Retry-After': String(retryAfter) } }
+      : response;
   }
   // Without data the request failed before execution: its variables did not fit the operation.
-  if (!hasData) return failure(400, `Paramètres invalides : ${error.message}`);
+  if (!hasData) return failure(400, invalidParameterMessage(error.message));
   return failure(500, internal);
 }
 

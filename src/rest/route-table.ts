@@ -4,6 +4,8 @@
  * the operation's result becomes the legacy JSON, and the success status. A row holds no rule of
  * its own: permissions and validation live in the GraphQL schema and its services.
  */
+import { NotFoundError } from '../errors.ts';
+import { parseId } from '../lib/integers.ts';
 import type { LegacyResponse } from './legacy-response.ts';
 
 export interface RequestParts {
@@ -28,6 +30,13 @@ export interface OperationRoute {
   // biome-ignore lint/suspicious/noExplicitAny: results are shaped by documents validated at start-up.
   shape?: (result: any, request: RequestParts) => Record<string, unknown>;
   status?: number;
+  /**
+   * A GET row that changes state (legacy links such as `/api/groupe/rejoindre/:nom`): checked
+   * against cross-site requests like unsafe methods (src/security/cross-site.ts), even if its
+   * operation were a query. Required on a GET row that runs a mutation; the router refuses to start
+   * otherwise, so the table always shows which links change state.
+   */
+  changesState?: true;
   /** Message of an unexpected failure (500) on this route, instead of the generic one. */
   internalErrorMessage?: string;
   /**
@@ -65,7 +74,12 @@ export function text(value: unknown): string | undefined {
   return first === undefined || first === null ? undefined : String(first);
 }
 
-/** A numeric path id as a number; anything else as written, so that GraphQL refuses it (400). */
-export function pathInteger(value: string | undefined): number | string | undefined {
-  return /^\d+$/.test(value ?? '') ? Number(value) : value;
+/**
+ * A numeric path id (`/api/ressource/:oid`). A path segment that cannot be an id (`abc`, `-1`,
+ * `1.5`, beyond the 32-bit range) names nothing: "not found", like any unknown id.
+ */
+export function pathId(value: string | undefined): number {
+  const id = parseId(value);
+  if (id === undefined) throw new NotFoundError();
+  return id;
 }

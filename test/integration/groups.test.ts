@@ -294,13 +294,18 @@ describe('reading a group', () => {
     expect(response.body.nom).toBe(group.nom);
   });
 
-  it('answers 404 for unknown groups and 400 for a non-numeric oid', async () => {
+  it('answers 404 for unknown groups, including ids that cannot be an oid', async () => {
     expect((await app.client().get('/api/groupe/byId/99999999')).status).toBe(404);
     expect((await app.client().get('/api/groupe/byNom/nope-nope-nope')).body).toEqual({
       success: false,
       error: 'Le groupe nope-nope-nope n’existe pas',
     });
-    expect((await app.client().get('/api/groupe/byId/abc')).status).toBe(400);
+    for (const id of ['abc', '-1', '1.5', '2147483648']) {
+      expect(await app.client().get(`/api/groupe/byId/${id}`), id).toMatchObject({
+        status: 404,
+        body: { success: false, error: 'Ce contenu n’existe pas' },
+      });
+    }
   });
 });
 

@@ -126,7 +126,8 @@ describe('POST /api/personne/add', () => {
 
   it.each([
     [{ nom: 123 }, 'a number as nom'],
-    [{ roles: { admin: true } }, 'an object as roles'],
+    [{ roles: { admin: 'yes' } }, 'a roles map whose values are not booleans'],
+    [{ roles: { sorcier: true } }, 'a roles map granting an unknown role'],
     [{ email: 'not-an-address' }, 'an invalid email'],
     [{ roles: ['sorcier'] }, 'an unknown role'],
     [{ origine: 'a/b' }, 'a slash in origine'],
@@ -138,6 +139,22 @@ describe('POST /api/personne/add', () => {
     expect(response.body.success).toBe(false);
     expect(typeof response.body.error).toBe('string');
     expect(await db.person.count()).toBe(count);
+  });
+
+  it('accepts roles in the previous service’s form, a map whose true entries count', async () => {
+    const idOrigine = uniqueId();
+    const person = { origine: 'ext', idOrigine, nom: 'Carte', prenom: 'Rôles' };
+    const rolesOf = async () =>
+      (await db.personRole.findMany({ where: { person: { pid: `ext/${idOrigine}` } } }))
+        .map((r) => r.role)
+        .sort();
+    const granted = await addPerson(app, { ...person, roles: { admin: true, editeur: true, eleve: false } });
+    expect(granted.pid).toBe(`ext/${idOrigine}`);
+    expect(await rolesOf()).toEqual(['admin', 'editeur']);
+    await addPerson(app, { ...person, roles: { admin: false, editeur: true } });
+    expect(await rolesOf()).toEqual(['editeur']);
+    await addPerson(app, { ...person, roles: ['formateur'] });
+    expect(await rolesOf()).toEqual(['formateur']);
   });
 
   it('ignores identity posted by the client: a session person without all rights is denied', async () => {

@@ -1,7 +1,7 @@
 /** The one translation from operation results to the legacy envelope and statuses. */
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { ForbiddenError, InvalidInputError } from '../../src/errors.ts';
+import { ForbiddenError, InvalidInputError, RateLimitedError } from '../../src/errors.ts';
 import { toLegacyResponse } from '../../src/rest/legacy-response.ts';
 import type { OperationRoute } from '../../src/rest/route-table.ts';
 
@@ -41,13 +41,30 @@ describe('toLegacyResponse', () => {
     });
   });
 
-  it('answers 400 when the variables did not fit the operation (no data at all)', () => {
-    const error = new GraphQLError(
-      'Variable "$nom" got invalid value 123; String cannot represent a non string value',
-    );
-    const response = toLegacyResponse({ errors: [error] }, route, request);
-    expect(response.status).toBe(400);
-    expect(response.body.error).toMatch(/^Paramètres invalides : Variable "\$nom"/);
+  it.each([
+    ['Variable "$nom" got invalid value 123; String cannot represent a non string value', 'nom invalide'],
+    [
+      'Variable "$input" got invalid value 1 at "input.roles[0]"; String cannot represent a non string value: 1',
+      'roles[0] invalide',
+    ],
+    ['Variable "$oid" of required type "Int!" was not provided.', 'oid manquant'],
+    ['Variable "$input" of non-null type "JSON!" must not be null.', 'input manquant'],
+  ])('answers 400 naming the legacy parameter when the variables did not fit (%s)', (message, named) => {
+    const response = toLegacyResponse({ errors: [new GraphQLError(message)] }, route, request);
+    expect(response).toEqual({
+      status: 400,
+      body: { success: false, error: `Paramètres invalides : ${named}` },
+    });
+  });
+
+  it('answers 429 with Retry-After to a caller that failed too often', () => {
+    const response = toLegacyResponse({ errors: [new RateLimitedError(42.2)] }, route, request);
+    expect(response.status).toBe(429);
+    expect(response.headers).toEqual({ 'Retry-After': '43' });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'Trop de tentatives échouées, réessayez dans 43 s',
+    });
   });
 
   it('never shows the message of an unexpected error', () => {

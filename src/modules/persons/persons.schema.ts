@@ -20,8 +20,11 @@ export const PersonType = builder.prismaObject('Person', {
     pid: t.exposeString('pid'),
     nom: t.exposeString('nom'),
     prenom: t.exposeString('prenom'),
-    /** "Prénom Nom", as legacy lists show authors and managers. */
-    label: t.string({ select: { nom: true, prenom: true }, resolve: (p) => `${p.prenom} ${p.nom}`.trim() }),
+    /**
+     * "Prénom Nom", as legacy lists show authors and managers. From the row's own columns, with no
+     * selection of its own, so that a person known by its summary (a resource's author) needs no query.
+     */
+    label: t.string({ resolve: (p) => `${p.prenom} ${p.nom}`.trim() }),
     email: t.string({ ...privateField, nullable: true, select: { email: true }, resolve: (p) => p.email }),
     roles: t.stringList({
       ...privateField,
@@ -83,7 +86,7 @@ builder.queryFields((t) => ({
     authScopes: { person: true, allRights: true },
     errors: { types: [InvalidInputError, NotFoundError] },
     args: { pid: t.arg.string(), nom: t.arg.string() },
-    resolve: (_root, args) => findByPidAndName(args.pid, args.nom),
+    resolve: (_root, args, context) => findByPidAndName(context, args.pid, args.nom),
   }),
 }));
 

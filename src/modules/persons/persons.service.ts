@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
+import type { Context } from '../../context.ts';
 import { db, type Transaction } from '../../db/client.ts';
 import { InvalidInputError, NotFoundError } from '../../errors.ts';
 import { normaliseForComparison } from '../../lib/text.ts';
@@ -44,7 +45,7 @@ function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown): T {
 /** Creates or updates a person; when `roles` is given it becomes the set of administrator-granted roles. */
 export async function addPerson(input: AddPersonInput, config: Config) {
   const data = parseOrThrow(addPersonInput, input);
-  const unknownRoles = (data.roles ?? []).filter((role) => !(role in config.roles));
+  const unknownRoles = (data.roles ?? []).filter((role) => !Object.hasOwn(config.roles, role));
   if (unknownRoles.length > 0) {
     throw new InvalidInputError(unknownRoles.map((role) => `Rôle ${role} inconnu`));
   }
@@ -116,13 +117,21 @@ export function nameDesignates(person: { nom: string; prenom: string }, name: st
  * `checkPid`: the person whose pid and name (case and accents ignored) both match. An unknown pid
  * and a wrong name get the same answer, so the route cannot be used to probe pids.
  */
-export async function findByPidAndName(pid: string | null | undefined, nom: string | null | undefined) {
+export async function findByPidAndName(
+  context: Context,
+  pid: string | null | undefined,
+  nom: string | null | undefined,
+) {
   const problems = [];
   if (!pid?.trim()) problems.push('pid manquant');
   if (!nom?.trim()) problems.push('nom manquant');
   if (problems.length > 0) throw new InvalidInputError(problems);
+  // Guessing a person's name from their pid is an authentication-like probe: failures are limited.
+  const attempt = { kind: 'pidCheck', address: context.clientAddress, subject: pid!.trim() } as const;
+  await context.services.abuse.assertAllowed(attempt);
   const person = await db.person.findUnique({ where: { pid: pid!.trim() } });
   if (!person || !nameDesignates(person, nom!)) {
+    await context.services.abuse.recordFailure(attempt);
     throw new NotFoundError(`Aucune personne avec le pid ${pid!.trim()} et le nom ${nom!.trim()}`);
   }
   return person;

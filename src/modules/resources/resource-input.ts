@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { InvalidInputError } from '../../errors.ts';
+import { INT32_MAX, INT32_MIN } from '../../lib/integers.ts';
 import { checkTreeChildren } from '../trees/tree-input.ts';
 import { RELATION_TYPES } from './vocabulary.ts';
 
@@ -13,14 +14,20 @@ export const RID_PATTERN = /^[^/\s]+\/[^/\s]+$/;
 
 const text = z.string({ error: 'doit être une chaîne de caractères' });
 const nonEmpty = text.min(1, 'ne doit pas être vide');
-const integers = z.array(z.number().int(), { error: 'doit être une liste d’entiers' });
+/** Integer columns are 32-bit: a larger number is refused here rather than by the database. */
+const int32 = z
+  .number({ error: 'doit être un entier' })
+  .int('doit être un entier')
+  .min(INT32_MIN, 'nombre hors limites')
+  .max(INT32_MAX, 'nombre hors limites');
+const integers = z.array(int32, { error: 'doit être une liste d’entiers' });
 const strings = z.array(z.string(), { error: 'doit être une liste de chaînes' });
 const rid = text.regex(RID_PATTERN, 'doit être un rid de la forme baseId/oid');
 
 const relation = z
-  .tuple([z.number().int(), z.string()], { error: 'doit être une paire [type de relation, rid]' })
+  .tuple([int32, z.string()], { error: 'doit être une paire [type de relation, rid]' })
   .superRefine(([predicate, target], ctx) => {
-    if (!(predicate in RELATION_TYPES))
+    if (!Object.hasOwn(RELATION_TYPES, predicate))
       ctx.addIssue({ code: 'custom', message: `type de relation inconnu (${predicate})` });
     if (!RID_PATTERN.test(target))
       ctx.addIssue({ code: 'custom', message: `rid cible invalide (${target})` });
@@ -31,11 +38,14 @@ const fieldSchemas = {
   oid: z
     .number({ error: 'doit être un entier positif' })
     .int('doit être un entier positif')
-    .positive('doit être un entier positif'),
+    .positive('doit être un entier positif')
+    .max(INT32_MAX, 'nombre hors limites'),
   rid,
   origine: nonEmpty,
   idOrigine: z
-    .union([nonEmpty, z.number().int()], { error: 'doit être une chaîne ou un entier' })
+    .union([nonEmpty, z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)], {
+      error: 'doit être une chaîne ou un entier',
+    })
     .transform((value) => String(value)),
   titre: text,
   resume: text,
@@ -107,7 +117,10 @@ export function parseResourceInput(body: unknown): ParsedResourceInput {
   const warnings: string[] = [];
   for (const [key, value] of Object.entries(body)) {
     if (SERVER_FIELDS.has(key)) continue;
-    const schema = (fieldSchemas as Record<string, z.ZodType>)[key];
+    // Own properties only: `toString` or `constructor` are unknown properties, not Object's members.
+    const schema = Object.hasOwn(fieldSchemas, key)
+      ? (fieldSchemas as Record<string, z.ZodType>)[key]
+      : undefined;
     if (!schema) {
       warnings.push(`Propriété ${key} inconnue, ignorée`);
       continue;

@@ -8,14 +8,20 @@ import type { Context } from '../../context.ts';
 import { InvalidInputError, LabLoginRejectedError, LabNotAllowedError, UpstreamError } from '../../errors.ts';
 import { upsertFromLab } from '../persons/persons.service.ts';
 
+/** Text a lab sends about its user: stored as is, so it must fit any database (no NUL). */
+const labText = z
+  .string()
+  .max(1000)
+  .refine((text) => !text.includes('\u0000'));
+
 const labAnswer = z.union([
   z.object({
     ok: z.literal(true),
     utilisateur: z.object({
-      oid: z.union([z.string().min(1), z.number()]),
-      nom: z.string(),
-      prenom: z.string(),
-      mail: z.string().nullish(),
+      oid: z.union([labText.min(1), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]),
+      nom: labText,
+      prenom: labText,
+      mail: labText.nullish(),
       type: z.union([z.number(), z.string()]).nullish(),
     }),
   }),
@@ -33,8 +39,14 @@ export async function loginWithLab(
   token: string | null | undefined,
 ): Promise<Viewer> {
   if (!origine || !token) throw new InvalidInputError('token ou origine manquant');
+  // The subject of a failed login is the credential presented: the lab and its token.
+  const attempt = { kind: 'login', address: context.clientAddress, subject: `${origine} ${token}` } as const;
+  await context.services.abuse.assertAllowed(attempt);
   const lab = findLab(context, origine);
-  if (!lab) throw new LabNotAllowedError(origine);
+  if (!lab) {
+    await context.services.abuse.recordFailure(attempt);
+    throw new LabNotAllowedError(origine);
+  }
 
   const response = await context.services.http.request(`${lab.baseUrl}api/utilisateur/check-token`, {
     form: { token },
@@ -45,7 +57,10 @@ export async function loginWithLab(
     context.log.warn({ lab: lab.baseId, status: response.status }, 'unusable answer from lab check-token');
     throw new UpstreamError('UPSTREAM_UNAVAILABLE', `Réponse invalide de ${lab.name ?? lab.baseId}`);
   }
-  if ('error' in answer.data) throw new LabLoginRejectedError(answer.data.error);
+  if ('error' in answer.data) {
+    await context.services.abuse.recordFailure(attempt);
+    throw new LabLoginRejectedError(answer.data.error);
+  }
 
   const user = answer.data.utilisateur;
   const person = await upsertFromLab({

@@ -1,5 +1,5 @@
 /** Legacy group routes (API document, "Groups"). */
-import { type LegacyRoute, pathInteger, type RequestParts } from '../route-table.ts';
+import { type LegacyRoute, pathId, type RequestParts } from '../route-table.ts';
 
 type LegacyGroup = { __typename?: string; nom: string } & Record<string, unknown>;
 type Relation = { manager: boolean; member: boolean; follower: boolean; group: LegacyGroup };
@@ -65,7 +65,7 @@ export const groupRoutes: LegacyRoute[] = [
     paths: ['/api/groupe/byId/:oid', '/api/groupe/:oid'],
     operation: 'GroupById',
     variables: ({ params, query }) => ({
-      oid: pathInteger(params.oid),
+      oid: pathId(params.oid),
       full: query.format === 'full',
     }),
     shape: group,
@@ -81,6 +81,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/groupe/ajouter/:nom'],
     operation: 'CreateGroupFromName',
+    changesState: true,
     variables: byName,
     shape: nothing,
   },
@@ -88,6 +89,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/groupe/ignorer/:nom'],
     operation: 'IgnoreGroup',
+    changesState: true,
     variables: byName,
     shape: nothing,
   },
@@ -95,6 +97,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/groupe/quitter/:nom', '/api/groupe/quitter/:nom'],
     operation: 'QuitGroup',
+    changesState: true,
     variables: byName,
     shape: nothing,
   },
@@ -102,6 +105,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/groupe/suivre/:nom', '/api/groupe/suivre/:nom'],
     operation: 'FollowGroup',
+    changesState: true,
     variables: byName,
     shape: group,
   },
@@ -109,6 +113,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/groupe/rejoindre/:nom', '/api/groupe/rejoindre/:nom'],
     operation: 'JoinGroup',
+    changesState: true,
     variables: byName,
     shape: group,
   },

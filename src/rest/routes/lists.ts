@@ -4,6 +4,7 @@
  * parameters) and shapes the answers; the rules are in the lists module.
  */
 import { InvalidInputError } from '../../errors.ts';
+import { parseInt32 } from '../../lib/integers.ts';
 import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
 import { legacyFields, legacyRef, type Result } from '../shapes/resources.ts';
 
@@ -21,10 +22,10 @@ const RESERVED = new Set([
   'droits',
 ]);
 
-/** A whole number, or null (the service then applies its default). */
+/** A whole number, or null (the service then applies its default, as for any unusable value). */
 function integer(value: unknown): number | null {
   const raw = text(value);
-  return raw !== undefined && /^-?\d+$/.test(raw.trim()) ? Number(raw) : null;
+  return raw === undefined ? null : (parseInt32(raw) ?? null);
 }
 
 /** The arguments of a list request, from `json` (GET only) or from the query string. */

@@ -6,7 +6,19 @@ import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
  * called as a GET with query parameters.
  */
 const fromBodyOrQuery = ({ body, query }: RequestParts, key: string) =>
-  key in body ? body[key] : text(query[key]);
+  Object.hasOwn(body, key) ? body[key] : text(query[key]);
+
+/**
+ * `roles` as a list of names, or in the previous service's form, a map `{<role>: true|false}` whose
+ * `true` entries count (compatibility notes §2). A map with other values goes on as posted, and
+ * GraphQL refuses it.
+ */
+function legacyRoles(roles: unknown): unknown {
+  if (roles === null || typeof roles !== 'object' || Array.isArray(roles)) return roles;
+  const entries = Object.entries(roles);
+  if (!entries.every(([, granted]) => typeof granted === 'boolean')) return roles;
+  return entries.filter(([, granted]) => granted).map(([role]) => role);
+}
 
 export const personRoutes: LegacyRoute[] = [
   {
@@ -19,9 +31,10 @@ export const personRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/connexion'],
     operation: 'Login',
+    changesState: true,
     variables: (r) => ({ origine: fromBodyOrQuery(r, 'origine'), token: fromBodyOrQuery(r, 'token') }),
   },
-  { method: 'get', paths: ['/api/deconnexion'], operation: 'Logout' },
+  { method: 'get', paths: ['/api/deconnexion'], operation: 'Logout', changesState: true },
   {
     method: 'get',
     paths: ['/api/personne/current'],
@@ -59,7 +72,7 @@ export const personRoutes: LegacyRoute[] = [
         nom: body.nom,
         prenom: body.prenom,
         email: body.email,
-        roles: body.roles,
+        roles: legacyRoles(body.roles),
       },
     }),
     shape: (person) => ({ oid: person.oid, pid: person.pid }),

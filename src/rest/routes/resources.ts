@@ -1,5 +1,5 @@
 /** Legacy resource routes (API document, "Resources"; compatibility notes §3, §4). */
-import { type LegacyRoute, pathInteger, type RequestParts, text } from '../route-table.ts';
+import { type LegacyRoute, pathId, type RequestParts, text } from '../route-table.ts';
 import { legacyRef, type Result, legacyResource as shaped } from '../shapes/resources.ts';
 
 const legacyResource = (resource: Result, { query }: RequestParts) => shaped(resource, query.format);
@@ -11,7 +11,7 @@ const formats = ({ query }: RequestParts) => ({
   droits: ['1', 'true'].includes(text(query.droits) ?? ''),
 });
 
-const byOid = (parts: RequestParts) => ({ oid: pathInteger(parts.params.oid), ...formats(parts) });
+const byOid = (parts: RequestParts) => ({ oid: pathId(parts.params.oid), ...formats(parts) });
 const byPair = (parts: RequestParts) => ({
   origine: parts.params.origine,
   idOrigine: parts.params.idOrigine,
@@ -127,6 +127,7 @@ export const resourceRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/clone/:oid'],
     operation: 'CloneResource',
+    changesState: true,
     variables: byOid,
     shape: (result, parts) => ({
       ...legacyResource(result.resource, parts),
@@ -137,13 +138,15 @@ export const resourceRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/createAlias/:baseId/:oid'],
     operation: 'CreateResourceAlias',
-    variables: ({ params }) => ({ baseId: params.baseId, oid: pathInteger(params.oid) }),
+    changesState: true,
+    variables: ({ params }) => ({ baseId: params.baseId, oid: pathId(params.oid) }),
     shape: (result) => ({ clone: legacyRef(result.resource.ref) }),
   },
   {
     method: 'get',
     paths: ['/api/forkAlias/:oid'],
     operation: 'ForkResourceAlias',
+    changesState: true,
     variables: byOid,
     shape: (result, parts) => legacyResource(result.resource, parts),
   },
