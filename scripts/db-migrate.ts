@@ -51,8 +51,8 @@ export async function pendingSql(
 async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);
   if (command === 'deploy') {
-    await applyMigrations(process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
-    console.log('migrations applied');
+    const say = (fields: object, message: string) => console.log(message, JSON.stringify(fields));
+    await applyMigrations(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, { info: say, warn: say });
     return;
   }
   const derived = derivePostgresSchema(readFileSync(prismaPaths.sqlite.schema, 'utf8'));

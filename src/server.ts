@@ -1,14 +1,35 @@
 /**
- * Process entry: load the configuration, apply pending migrations, open the database, serve and
- * deliver the outbox to peers, and shut down gracefully on SIGTERM / SIGINT.
+ * Process entry: load the configuration, wait for the database, apply pending migrations, open the
+ * database, serve and deliver the outbox to peers, and stop gracefully on SIGTERM / SIGINT.
+ *
+ * In production this runs compiled, as `node dist/server.js` (`npm start` execs it), so signals
+ * reach this process and no wrapper in between.
  */
+import { createServer } from 'node:http';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeDatabase, openDatabase } from './db/client.ts';
 import { redact } from './db/database-url.ts';
-import { applyMigrations } from './db/migrate.ts';
-import { createLogger } from './logger.ts';
+import { applyMigrations, MigrationError } from './db/migrate.ts';
+import { DatabaseUnreachableError, waitForDatabase } from './db/wait.ts';
+import { stopGracefullyOnSignals } from './lifecycle/graceful-shutdown.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { startOutboxWorker } from './modules/peers/outbox-worker.ts';
+
+/** Until serving, a signal ends the start at once: nothing is in flight, transactions roll back. */
+function exitOnSignalsWhileStarting(logger: Logger): () => void {
+  const exit = (signal: NodeJS.Signals) => {
+    logger.info({ signal, phase: 'starting' }, 'shutting down');
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', exit);
+  process.on('SIGINT', exit);
+  return () => {
+    process.off('SIGTERM', exit);
+    process.off('SIGINT', exit);
+  };
+}
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -22,40 +43,44 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  logger.info({ database: redact(config.databaseUrl) }, 'applying migrations');
-  await applyMigrations(config.databaseUrl);
+  const starting = exitOnSignalsWhileStarting(logger);
+  try {
+    await waitForDatabase(config.databaseUrl, config.lifecycle, logger);
+    logger.info({ database: redact(config.databaseUrl) }, 'applying migrations');
+    await applyMigrations(config.databaseUrl, logger);
+  } catch (error) {
+    // Expected ways for a start to fail: one line that says what to do, no stack.
+    if (error instanceof DatabaseUnreachableError || error instanceof MigrationError) {
+      logger.fatal(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   await openDatabase(config.databaseUrl);
   const { app, services, close } = await createApp(config, { logger });
   const outboxWorker = startOutboxWorker(services);
 
-  const server = app.listen(config.port, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ port, baseId: config.baseId }, 'serving');
-  });
+  const server = createServer(app);
   server.on('error', (error) => {
     logger.fatal({ err: error }, 'cannot listen');
     process.exit(1);
   });
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    // Stop accepting connections, let requests in flight finish, then release resources.
-    server.close(async () => {
-      await outboxWorker.stop();
-      await close();
-      await closeDatabase();
-      logger.info('stopped');
-      process.exit(0);
+  server.listen({ port: config.port, host: config.host }, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    starting();
+    stopGracefullyOnSignals({
+      server,
+      logger,
+      graceMs: config.lifecycle.shutdownGraceMs,
+      beforeDrain: () => outboxWorker.stop(),
+      afterDrain: async () => {
+        await close();
+        await closeDatabase();
+      },
     });
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(1), 10_000).unref();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+    logger.info({ port, host: config.host, baseId: config.baseId, pid: process.pid }, 'serving');
+  });
 }
 
 main().catch((error) => {

@@ -1,8 +1,9 @@
 /**
  * The only construction of the Prisma client. `openDatabase` picks the generated client and driver
  * adapter of the provider named by the URL; both clients share one model, so the SQLite client's
- * type stands for both. Every executed SQL statement is announced to `onStatement` listeners
- * (tests use them to count statements per request).
+ * type stands for both. When opened with `announceStatements`, every executed SQL statement is
+ * announced to `onStatement` listeners (tests use them to count statements per request); the
+ * service does not ask for it, since Prisma then builds an event, parameters as JSON, per statement.
  */
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -35,18 +36,24 @@ export let provider: Provider = 'sqlite';
 
 const logOptions = [{ emit: 'event', level: 'query' }] as const;
 
-export async function openDatabase(databaseUrl: string): Promise<Database> {
+export async function openDatabase(
+  databaseUrl: string,
+  { announceStatements = false }: { announceStatements?: boolean } = {},
+): Promise<Database> {
   provider = providerOf(databaseUrl);
+  const log = announceStatements ? [...logOptions] : [];
   const client =
     provider === 'sqlite'
-      ? new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl }), log: [...logOptions] })
+      ? new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl }), log })
       : (new PostgresClient({
           adapter: new PrismaPg({ connectionString: databaseUrl }),
-          log: [...logOptions],
+          log,
         }) as unknown as PrismaClient);
-  (client as PrismaClient<'query'>).$on('query', (event) => {
-    for (const listener of statementListeners) listener(event.query, event.params);
-  });
+  if (announceStatements) {
+    (client as PrismaClient<'query'>).$on('query', (event) => {
+      for (const listener of statementListeners) listener(event.query, event.params);
+    });
+  }
   if (provider === 'sqlite') {
     // WAL (set once by applyMigrations) lets readers run beside a writer; the busy timeout queues
     // writers instead of failing.

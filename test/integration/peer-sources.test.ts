@@ -1,5 +1,6 @@
 /** `GET /api/createAlias/:baseId/:oid` for a resource of a peer: fetched from its public route. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/client.ts';
 import { logIn } from '../support/actors.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { type FakeLab, startFakeLab } from '../support/fake-lab.ts';
@@ -115,6 +116,22 @@ describe('GET /api/createAlias/:baseId/:oid of a peer’s resource', () => {
       ).toBe('UPSTREAM_TIMEOUT');
     } finally {
       voisine.behave('accept');
+    }
+  });
+
+  it('answers 502 and stores nothing when the peer serves what no database should store (NUL, absurd shapes)', async () => {
+    const teacher = await logIn(app, lab);
+    for (const fields of [
+      { titre: 'Titre\u0000caché' },
+      { parametres: { ['__proto__']: { polluted: true } } },
+      { parametres: { deep: JSON.parse(`${'{"a":'.repeat(100)}1${'}'.repeat(100)}`) } },
+    ]) {
+      const oid = peerResource(fields);
+      const count = await db.resource.count();
+      const response = await teacher.get(`/api/createAlias/voisine/${oid}`);
+      expect(response.status, response.text).toBe(502);
+      expect(response.body.error).toMatch(/^Réponse invalide de la sésathèque voisine/);
+      expect(await db.resource.count()).toBe(count);
     }
   });
 

@@ -3,13 +3,12 @@
  * each on its own database, plus a fake lab and a peer that never answers. Retries are fast here
  * (base 500 ms, cap 2 s, 10 attempts, 500 ms timeout) so that outages fit in a test.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase } from '../setup/test-databases.ts';
 import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
 import { type FakePeer, startFakePeer } from '../support/fake-peer.ts';
+import { reservePort } from '../support/ports.ts';
 import { configFile, killServers, type ServerProcess, startServer } from '../support/server-process.ts';
 
 const TOKEN_A = 'api-token-of-instance-a-0123';
@@ -21,16 +20,6 @@ const FAST_OUTBOX = {
   retryBaseMs: 500,
   retryMaxMs: 2000,
 };
-
-/** A port free now, so that each configuration can name the other instance before it starts. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 interface Instance {
   baseId: string;
@@ -55,7 +44,8 @@ beforeAll(async () => {
   lab = await startFakeLab('labP');
   silent = await startFakePeer('muette');
   silent.behave('silent');
-  const [portA, portB] = [await freePort(), await freePort()];
+  // Each configuration names the other instance before either starts.
+  const [portA, portB] = [await reservePort(), await reservePort()];
   const urlOf = (port: number) => `http://127.0.0.1:${port}/`;
   const instance = async (
     baseId: string,
@@ -91,7 +81,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  killServers();
+  await killServers();
   await Promise.all([lab.close(), silent.close()]);
   for (const url of databases) await dropTestDatabase(url);
 });

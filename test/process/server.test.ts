@@ -11,7 +11,7 @@ import { configFile, killServers, startServer } from '../support/server-process.
 const databases: string[] = [];
 
 afterAll(async () => {
-  killServers();
+  await killServers();
   for (const url of databases) await dropTestDatabase(url);
 });
 

@@ -2,14 +2,14 @@
  * The two migration histories and the derived PostgreSQL schema stay in step with the one model
  * (prisma/schema.prisma). Each suite checks its own provider's history.
  */
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pendingSql } from '../../scripts/db-migrate.ts';
 import { derivePostgresSchema } from '../../scripts/derive-schemas.ts';
 import { prismaPaths } from '../../src/db/database-url.ts';
 import { provider } from '../setup/test-databases.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 describe('migrations', () => {
   it('prisma/postgresql/schema.prisma is derived from the current model (npm run db:derive)', () => {
@@ -22,7 +22,7 @@ describe('migrations', () => {
   });
 
   it(`the check notices a ${provider} history that lags behind the model`, async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'rrs-history-'));
+    const empty = scratchDir('history');
     copyFileSync(
       join(prismaPaths[provider].migrations, 'migration_lock.toml'),
       join(empty, 'migration_lock.toml'),

@@ -15,7 +15,7 @@ export interface LabUser {
 }
 
 type Behaviour =
-  | { kind: 'user'; user: LabUser }
+  | { kind: 'user'; user: LabUser; delayMs?: number }
   | { kind: 'refuse'; error: string }
   | { kind: 'raw'; status: number; body: string; contentType?: string }
   | { kind: 'silent' };
@@ -54,6 +54,7 @@ export async function startFakeLab(baseId = 'labA') {
     const behaviour = (token && behaviours.get(token)) || { kind: 'refuse', error: 'Token inconnu' };
     switch (behaviour.kind) {
       case 'user':
+        if (behaviour.delayMs) await new Promise((done) => setTimeout(done, behaviour.delayMs));
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ ok: true, utilisateur: behaviour.user }));
         return;
@@ -87,6 +88,8 @@ export async function startFakeLab(baseId = 'labA') {
     received,
     /** A token the lab vouches for, naming `user`. */
     tokenFor: (user: LabUser) => define({ kind: 'user', user }),
+    /** Like tokenFor, answered after `delayMs`: a request in flight for that long. */
+    slowTokenFor: (user: LabUser, delayMs: number) => define({ kind: 'user', user, delayMs }),
     refusingToken: (error = 'Token expiré') => define({ kind: 'refuse', error }),
     rawToken: (status: number, body: string, contentType?: string) =>
       define({ kind: 'raw', status, body, contentType }),

@@ -139,7 +139,9 @@ export function startOutboxWorker(services: Services): OutboxWorker {
     try {
       while (!stopped && (await deliverDueMessages(services)) === batchSize) {}
     } catch (error) {
-      services.logger.error({ err: error }, 'outbox delivery round failed');
+      // During a database outage the availability monitor logs once; rounds resume by themselves.
+      if (!services.database.report(error))
+        services.logger.error({ err: error }, 'outbox delivery round failed');
     }
     if (!stopped) timer = setTimeout(() => (running = round()), pollIntervalMs);
   };

@@ -6,6 +6,7 @@
 import type { Config } from '../../config.ts';
 import type { Context } from '../../context.ts';
 import { UpstreamError } from '../../errors.ts';
+import { inputProblem } from '../../security/input-limits.ts';
 import { ResourceNotFoundError } from '../resources/resources.errors.ts';
 import type { LegacyResource } from '../resources/resources.repository.ts';
 
@@ -26,6 +27,14 @@ export async function fetchPeerResource(
     throw new UpstreamError(
       'UPSTREAM_UNAVAILABLE',
       `La sésathèque ${peer.baseId} a répondu ${response.status} pour la ressource ${oid}`,
+    );
+  }
+  // What a peer sends is stored as it is: it must be what we would accept from a client.
+  const problem = inputProblem(body, context.config.input);
+  if (problem) {
+    throw new UpstreamError(
+      'UPSTREAM_UNAVAILABLE',
+      `Réponse invalide de la sésathèque ${peer.baseId} : ${problem}`,
     );
   }
   const { success: _success, ...resource } = body;

@@ -9,7 +9,7 @@ import { db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { RID_PATTERN } from '../resources/resource-input.ts';
-import { ridOf } from '../resources/resources.repository.ts';
+import { localOid, ridOf } from '../resources/resources.repository.ts';
 import { saveResource } from '../resources/resources.service.ts';
 import { descendants, replaceChildren } from '../trees/tree-walk.ts';
 
@@ -48,8 +48,8 @@ export async function registerListener(context: Context, body: unknown): Promise
   const warnings: string[] = [];
   const oids = new Map<number, string>();
   for (const rid of new Set(rids)) {
-    const [ridBase, oid] = rid.split('/');
-    if (ridBase === own && /^\d+$/.test(oid ?? '')) oids.set(Number(oid), rid);
+    const oid = localOid(own, rid);
+    if (oid !== undefined) oids.set(oid, rid);
     else warnings.push(`${rid} n’est pas une ressource de la sésathèque ${own}, ignoré`);
   }
   const existing = await db.resource.findMany({
