@@ -5,8 +5,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
-import { db } from '../db/client.ts';
 import { permissionsOf } from './permissions.ts';
+import { loadPersonFacts, type PersonFacts } from './person-facts.ts';
 import type { SessionHandle } from './session.ts';
 import { anonymousViewer, type Viewer } from './viewer.ts';
 
@@ -27,28 +27,38 @@ export function isValidApiToken(presented: string | undefined, tokens: readonly 
   return valid;
 }
 
+/**
+ * The caller: `tokenCaller` when the request presented a valid API token (see isValidApiToken),
+ * the session person when there is one. `preloaded` holds the person's facts when they came with
+ * the session (src/auth/session-store.ts); otherwise they are loaded, in one statement.
+ */
 export async function resolveViewer(
-  apiTokenHeader: string | undefined,
+  tokenCaller: boolean,
   session: SessionHandle,
   config: Config,
+  preloaded?: PersonFacts | null,
 ): Promise<Viewer> {
-  const tokenCaller = isValidApiToken(apiTokenHeader, config.apiTokens);
   const personOid = session.personOid();
   const person =
     personOid === undefined
       ? null
-      : await db.person.findUnique({
-          where: { oid: personOid },
-          select: { oid: true, pid: true, nom: true, prenom: true, roles: { select: { role: true } } },
-        });
+      : preloaded !== undefined && preloaded?.oid === personOid
+        ? preloaded
+        : await loadPersonFacts(personOid);
   if (!person) {
     return tokenCaller ? { ...anonymousViewer, kind: 'token', allRights: true } : anonymousViewer;
   }
-  const roles = person.roles.map((r) => r.role);
-  const permissions = permissionsOf(roles, config.roles);
+  const permissions = permissionsOf(person.roles, config.roles);
   return {
     kind: 'person',
-    person: { oid: person.oid, pid: person.pid, nom: person.nom, prenom: person.prenom, roles },
+    person: {
+      oid: person.oid,
+      pid: person.pid,
+      nom: person.nom,
+      prenom: person.prenom,
+      roles: person.roles,
+      groupOids: new Set(person.groupOids),
+    },
     allRights: tokenCaller || permissions.has('allRights'),
     permissions,
     labBaseId: session.labBaseId(),

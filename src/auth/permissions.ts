@@ -27,6 +27,9 @@ export function permissionsOf(
   roleTable: Readonly<Record<string, readonly Permission[]>>,
 ) {
   const granted = new Set<Permission>();
-  for (const role of roles) for (const permission of roleTable[role] ?? []) granted.add(permission);
+  for (const role of roles) {
+    if (!Object.hasOwn(roleTable, role)) continue;
+    for (const permission of roleTable[role]!) granted.add(permission);
+  }
   return granted;
 }

@@ -3,10 +3,30 @@
  * shared by every instance. express-session "touches" the store on every request of a logged-in
  * user to push the expiry back: a database write per read. Touches are throttled per session so
  * that a busy reader costs one write per interval; the expiry moves by at most that interval less.
+ *
+ * The library's `get` turns every database error into "no session" (`.catch(() => null)`), so during
+ * an outage a logged-in caller would look logged out and get a silent 401. Ours reads the row
+ * itself and passes errors on: express-session then fails the request, answered 503. It reads the
+ * session's person (roles, groups) in the same statement, and hands them to the request (see
+ * `personFactsOf`): a logged-in caller costs one statement to identify.
  */
+import type { IncomingMessage } from 'node:http';
 import { PrismaSessionStore } from '@quixo3/prisma-session-store';
+import type { SessionData } from 'express-session';
 import type { Config } from '../config.ts';
-import { db } from '../db/client.ts';
+import { db, provider } from '../db/client.ts';
+import { type PersonFacts, personFactsColumn, toPersonFacts } from './person-facts.ts';
+
+/** Where the session's person travels from the store to the request (never stored, never hashed). */
+const PERSON_FACTS = Symbol('personFacts');
+
+/**
+ * The facts of the session's person, read with the session: undefined when the request has no
+ * session from the store (then they are loaded when needed), null when the session has no person.
+ */
+export function personFactsOf(req: IncomingMessage): PersonFacts | null | undefined {
+  return (req as { [PERSON_FACTS]?: PersonFacts | null })[PERSON_FACTS];
+}
 
 const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 const MAX_TRACKED_SESSIONS = 10_000;
@@ -30,5 +50,47 @@ export function createSessionStore(config: Config): PrismaSessionStore {
     return touch(sid, session, callback);
   };
   (store as { touch: typeof store.touch }).touch = throttled;
+  // express-session builds the request's session from what `get` returned: the facts move to the request.
+  const createSession = store.createSession.bind(store);
+  store.createSession = (req, data) => {
+    const facts = (data as { [PERSON_FACTS]?: PersonFacts | null })[PERSON_FACTS];
+    (req as { [PERSON_FACTS]?: PersonFacts | null })[PERSON_FACTS] = facts;
+    return createSession(req, data);
+  };
+  (store as { get: typeof store.get }).get = async (sid, callback) => {
+    let data: SessionData | null;
+    try {
+      data = await readSession(sid);
+    } catch (error) {
+      callback?.(error);
+      return;
+    }
+    callback?.(undefined, data ?? undefined);
+  };
   return store;
+}
+
+const SESSION_WITH_PERSON = () =>
+  provider === 'postgresql'
+    ? `SELECT s.data, s."expiresAt", ${personFactsColumn(`(s.data::json->>'personOid')::int`)} AS person
+       FROM "Session" s WHERE s.sid = $1`
+    : `SELECT s.data, s."expiresAt", ${personFactsColumn(`json_extract(s.data, '$.personOid')`)} AS person
+       FROM "Session" s WHERE s.sid = ?`;
+
+/**
+ * The live session data of `sid` with its person's facts, or null (absent or expired; an expired
+ * row is deleted). One statement.
+ */
+async function readSession(sid: string): Promise<SessionData | null> {
+  const [row] = await db.$queryRawUnsafe<{ data: string; expiresAt: Date | string; person: unknown }[]>(
+    SESSION_WITH_PERSON(),
+    sid,
+  );
+  if (!row) return null;
+  if (new Date(row.expiresAt).getTime() <= Date.now()) {
+    await db.session.deleteMany({ where: { sid } });
+    return null;
+  }
+  const data = JSON.parse(row.data) as SessionData;
+  return Object.assign(data, { [PERSON_FACTS]: toPersonFacts(row.person) });
 }

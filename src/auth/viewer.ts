@@ -10,6 +10,8 @@ export interface ViewerPerson {
   nom: string;
   prenom: string;
   roles: string[];
+  /** The groups the person belongs to or manages: they open group-restricted resources. */
+  groupOids: ReadonlySet<number>;
 }
 
 export interface Viewer {

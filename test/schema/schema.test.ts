@@ -1,6 +1,5 @@
 /** The schema as an artefact: printed copy current, every root field guarded, documents valid. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
@@ -9,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { rootFieldsWithoutAuthScopes } from '../../src/graphql/auth-audit.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { loadOperations, OperationDocumentError } from '../../src/rest/operations.ts';
+import type { LegacyRoute } from '../../src/rest/route-table.ts';
 import { buildLegacyRouter } from '../../src/rest/router.ts';
 import { legacyRoutes } from '../../src/rest/routes/index.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 describe('schema.graphql', () => {
   it('is the printed schema of the code (npm run schema:print)', () => {
@@ -49,7 +50,7 @@ describe('legacy operation documents', () => {
     expect(() =>
       buildLegacyRouter(
         legacyRoutes,
-        new Set(operations.keys()),
+        operations,
         async () => ({}),
         () => () => {},
       ),
@@ -62,7 +63,7 @@ describe('legacy operation documents', () => {
     ['an anonymous operation', '{ result: viewer { kind } }'],
     ['no result alias', 'query Broken { viewer { kind } }'],
   ])('stop the service on %s', (_label, source) => {
-    const dir = mkdtempSync(join(tmpdir(), 'rrs-ops-'));
+    const dir = scratchDir('ops');
     writeFileSync(join(dir, 'broken.graphql'), source);
     expect(() => loadOperations(schema, dir)).toThrow(OperationDocumentError);
   });
@@ -72,10 +73,24 @@ describe('legacy operation documents', () => {
     expect(() =>
       buildLegacyRouter(
         routes,
-        new Set(['Login']),
+        loadOperations(schema),
         async () => ({}),
         () => () => {},
       ),
     ).toThrow(/unknown operation Missing/);
+  });
+
+  it('stop the service when a GET route runs a mutation without saying it changes state', () => {
+    const operations = loadOperations(schema);
+    const route = { method: 'get' as const, paths: ['/x'], operation: 'JoinGroup' };
+    const build = (routes: LegacyRoute[]) => () =>
+      buildLegacyRouter(
+        routes,
+        operations,
+        async () => ({}),
+        () => () => {},
+      );
+    expect(build([route])).toThrow(/runs the mutation JoinGroup: mark it changesState/);
+    expect(build([{ ...route, changesState: true }])).not.toThrow();
   });
 });

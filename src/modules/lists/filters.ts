@@ -7,7 +7,9 @@
 import type { Context } from '../../context.ts';
 import { db, type Prisma } from '../../db/client.ts';
 import { InvalidInputError } from '../../errors.ts';
+import { isInt32, parseInt32 } from '../../lib/integers.ts';
 import { groupNameKey } from '../groups/groups.service.ts';
+import { localOid } from '../resources/resources.repository.ts';
 
 type Where = Prisma.ResourceWhereInput;
 type Kind = 'string' | 'int' | 'boolean' | 'date';
@@ -88,11 +90,9 @@ export const INDEXES: Record<string, IndexDefinition> = {
   oid: { kind: 'int', where: (v: number[]) => ({ oid: { in: v } }), orderBy: 'oid' },
   rid: {
     kind: 'string',
-    where: (v: string[], context) => {
-      const prefix = `${context.config.baseId}/`;
-      const oids = v.filter((rid) => /^\d+$/.test(rid.slice(prefix.length)) && rid.startsWith(prefix));
-      return { oid: { in: oids.map((rid) => Number(rid.slice(prefix.length))) } };
-    },
+    where: (v: string[], context) => ({
+      oid: { in: v.flatMap((rid) => localOid(context.config.baseId, rid) ?? []) },
+    }),
     orderBy: 'oid',
   },
   origine: { kind: 'string', where: (v: string[]) => ({ origine: { in: v } }), orderBy: 'origine' },
@@ -190,6 +190,11 @@ export const INDEXES: Record<string, IndexDefinition> = {
   },
 };
 
+/** The definition of an index, or undefined: `toString` or `__proto__` are no index. */
+export function indexDefinition(index: string): IndexDefinition | undefined {
+  return Object.hasOwn(INDEXES, index) ? INDEXES[index] : undefined;
+}
+
 /** Not an index of the resource: words searched in titre, resume and description. */
 export const FULLTEXT = 'fulltext';
 
@@ -202,10 +207,9 @@ function parseValue(kind: Kind, value: unknown): unknown {
   switch (kind) {
     case 'string':
       return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-    case 'int': {
-      const number = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-      return typeof number === 'number' && Number.isInteger(number) ? number : undefined;
-    }
+    case 'int':
+      // Every integer index is a 32-bit column: a larger number is no value of it (and no database takes it).
+      return typeof value === 'string' ? parseInt32(value) : isInt32(value) ? value : undefined;
     case 'boolean':
       if (value === true || value === 'true' || value === 1 || value === '1') return true;
       if (value === false || value === 'false' || value === 0 || value === '0') return false;
@@ -217,13 +221,18 @@ function parseValue(kind: Kind, value: unknown): unknown {
   }
 }
 
-/** Parsed values of a filter, or every problem found. */
-export function parseFilterValues(filter: FilterInput): { values: unknown[] | null; problems: string[] } {
-  const definition = INDEXES[filter.index];
+/** Parsed values of a filter (at most `maxValues` of them), or every problem found. */
+export function parseFilterValues(
+  filter: FilterInput,
+  maxValues: number,
+): { values: unknown[] | null; problems: string[] } {
+  const definition = indexDefinition(filter.index);
   if (!definition) return { values: null, problems: [`Index ${filter.index} inconnu`] };
   if (filter.values == null) return { values: null, problems: [] };
   if (!Array.isArray(filter.values))
     return { values: null, problems: [`${filter.index} : values doit être une liste`] };
+  if (filter.values.length > maxValues)
+    return { values: null, problems: [`${filter.index} : au plus ${maxValues} valeurs par filtre`] };
   const problems: string[] = [];
   const values = filter.values.map((raw) => {
     const parsed = parseValue(definition.kind, raw);
@@ -239,14 +248,14 @@ export async function filterCondition(
   index: string,
   values: unknown[] | null,
 ): Promise<Where> {
-  const definition = INDEXES[index]!;
+  const definition = indexDefinition(index)!;
   if (values === null) return definition.present ?? {};
   return definition.where(values as never[], context);
 }
 
 /** The column to order by, or an InvalidInputError naming the index. */
 export function orderColumn(index: string): keyof Prisma.ResourceOrderByWithRelationInput {
-  const definition = INDEXES[index];
+  const definition = indexDefinition(index);
   if (!definition) throw new InvalidInputError(`Index ${index} inconnu pour orderBy`);
   if (!definition.orderBy)
     throw new InvalidInputError(`Impossible de trier sur l’index ${index} (plusieurs valeurs par ressource)`);

@@ -1,12 +1,12 @@
 /** GraphQL: resource search (offset pages), the viewer's resources, authors' lists, autocomplete. */
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { GraphQLResolveInfo } from 'graphql';
+import { resolveCursorConnection } from '@pothos/plugin-relay';
 import { type Context, memo } from '../../context.ts';
 import { db } from '../../db/client.ts';
 import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
-import { ResourceType } from '../resources/resources.schema.ts';
-import type { ResourceQuery } from '../resources/resources.service.ts';
+import { parseId } from '../../lib/integers.ts';
+import { loadDocuments, type ResourceDocument } from '../resources/resource-documents.ts';
+import { documentPartsFor, ResourceType } from '../resources/resources.schema.ts';
 import { autocomplete, type SearchFilter } from './autocomplete.ts';
 import {
   type AuthorList,
@@ -92,8 +92,13 @@ function connectionSearch(
   return memo(context, `lists:connection:${JSON.stringify(search)}`, () => prepareSearch(context, search));
 }
 
-const planned = (context: Context, info: GraphQLResolveInfo, path: string[]) =>
-  queryFromInfo({ context, info, path }) as ResourceQuery;
+/** A cursor is the oid of the last resource seen. */
+function cursorOid(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const oid = parseId(cursor);
+  if (oid === undefined) throw new InvalidInputError(`Curseur ${cursor} invalide`);
+  return oid;
+}
 
 builder.queryFields((t) => {
   const searchArgs = {
@@ -120,7 +125,7 @@ builder.queryFields((t) => {
         searchResources(
           context,
           { ...args, params: args.params as Record<string, unknown> },
-          planned(context, info, ['items']),
+          documentPartsFor(info, ['items']),
         ),
     }),
     myResources: t.field({
@@ -137,7 +142,7 @@ builder.queryFields((t) => {
         personalResources(
           context,
           { ...args, params: args.params as Record<string, unknown> },
-          planned(context, info, ['items']),
+          documentPartsFor(info, ['items']),
         ),
     }),
     authorsResources: t.field({
@@ -156,30 +161,63 @@ builder.queryFields((t) => {
           args.pids,
           args.skip,
           args.limit,
-          planned(context, info, ['authors', 'resources']),
+          documentPartsFor(info, ['authors', 'resources']),
         ),
     }),
-    resourceConnection: t.prismaConnection({
-      type: 'Resource',
-      cursor: 'oid',
-      description:
-        'Relay cursor pages over the same search as searchResources (filters, order, visibility); full-text words filter without ranking.',
-      authScopes: { public: true },
-      defaultSize: 25,
-      maxSize: 500,
-      args: {
-        filters: searchArgs.filters,
-        params: searchArgs.params,
-        orderBy: searchArgs.orderBy,
-        order: searchArgs.order,
+    resourceConnection: t.connection(
+      {
+        type: ResourceType,
+        description:
+          'Relay cursor pages over the same search as searchResources (filters, order, visibility); full-text words filter without ranking.',
+        authScopes: { public: true },
+        args: {
+          filters: searchArgs.filters,
+          params: searchArgs.params,
+          orderBy: searchArgs.orderBy,
+          order: searchArgs.order,
+        },
+        resolve: async (_root, args, context, info) => {
+          const prepared = await connectionSearch(context, args);
+          const where = withWords(prepared);
+          const connection = await resolveCursorConnection<Promise<ResourceDocument[]>>(
+            { args, toCursor: (resource) => String(resource.oid), defaultSize: 25, maxSize: 500 },
+            async ({ before, after, limit, inverted }) => {
+              // Backwards pages walk the same order reversed; the helper puts them back in order.
+              const order = ordering(prepared).map((column) =>
+                Object.fromEntries(
+                  Object.entries(column).map(([name, direction]) => [
+                    name,
+                    inverted === (direction === 'asc') ? 'desc' : 'asc',
+                  ]),
+                ),
+              );
+              const cursor = cursorOid(inverted ? before : after);
+              const rows = await db.resource.findMany({
+                where,
+                orderBy: order,
+                ...(cursor === undefined ? {} : { cursor: { oid: cursor }, skip: 1 }),
+                take: limit,
+                select: { oid: true },
+              });
+              return loadDocuments(
+                rows.map((row) => row.oid),
+                context.config.baseId,
+                documentPartsFor(info, ['edges', 'node']),
+              );
+            },
+          );
+          // Counted only when asked for.
+          return Object.assign(connection, { totalCount: () => db.resource.count({ where }) });
+        },
       },
-      resolve: async (query, _root, args, context) => {
-        const prepared = await connectionSearch(context, args);
-        return db.resource.findMany({ ...query, where: withWords(prepared), orderBy: ordering(prepared) });
+      {
+        fields: (connection) => ({
+          totalCount: connection.int({
+            resolve: (parent) => (parent as unknown as { totalCount: () => Promise<number> }).totalCount(),
+          }),
+        }),
       },
-      totalCount: async (_connection, args, context) =>
-        db.resource.count({ where: withWords(await connectionSearch(context, args)) }),
-    }),
+    ),
     autocomplete: t.field({
       type: [SearchFilterType],
       description:

@@ -4,18 +4,18 @@
  * whatever its size.
  */
 import type { Context } from '../../context.ts';
-import { db, type Prisma, type Resource } from '../../db/client.ts';
+import { db, type Prisma } from '../../db/client.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { searchWords } from '../../lib/text.ts';
 import { isPid } from '../persons/persons.service.ts';
+import { type DocumentParts, loadDocuments, type ResourceDocument } from '../resources/resource-documents.ts';
 import { readableWhere } from '../resources/resources.policy.ts';
-import type { ResourceQuery } from '../resources/resources.service.ts';
 import { rightsSubject } from '../resources/resources.service.ts';
 import {
   type FilterInput,
   FULLTEXT,
   filterCondition,
-  INDEXES,
+  indexDefinition,
   orderColumn,
   parseFilterValues,
 } from './filters.ts';
@@ -38,7 +38,7 @@ export interface SearchPage {
   order: 'asc' | 'desc';
   /** The filters actually applied, index → values (null: "has the index"). */
   query: Record<string, unknown[] | null>;
-  items: Resource[];
+  items: ResourceDocument[];
   warnings: string[];
 }
 
@@ -54,7 +54,7 @@ export function paging(context: Context, start?: number | null, nb?: number | nu
 function collectFilters(args: SearchArgs, warnings: string[]): FilterInput[] {
   const filters = [...(args.filters ?? [])];
   for (const [index, raw] of Object.entries(args.params ?? {})) {
-    if (!(index in INDEXES) && index !== FULLTEXT) {
+    if (!indexDefinition(index) && index !== FULLTEXT) {
       warnings.push(`Paramètre ${index} ignoré (ce n’est pas un index)`);
       continue;
     }
@@ -88,22 +88,22 @@ export async function prepareSearch(
 ): Promise<PreparedSearch> {
   const warnings: string[] = [];
   const filters = [...collectFilters(args, warnings), ...forced];
+  const { maxFilterValues } = context.config.input;
   const problems: string[] = [];
-  const conditions: Prisma.ResourceWhereInput[] = [];
+  const parsed: Array<{ index: string; values: unknown[] | null }> = [];
   const query: Record<string, unknown[] | null> = {};
   let words: string[] = [];
   for (const filter of filters) {
     if (filter.index === FULLTEXT) {
       words = [...words, ...searchWords((filter.values ?? []).map(String).join(' '))];
       if (words.length === 0) problems.push('fulltext : il faut au moins un mot de deux caractères');
+      if (words.length > maxFilterValues) problems.push(`fulltext : au plus ${maxFilterValues} mots`);
       query[FULLTEXT] = words;
       continue;
     }
-    const { values, problems: found } = parseFilterValues(filter);
+    const { values, problems: found } = parseFilterValues(filter, maxFilterValues);
     problems.push(...found);
-    if (found.length > 0) continue;
-    conditions.push(await filterCondition(context, filter.index, values));
-    query[filter.index] = values;
+    if (found.length === 0) parsed.push({ index: filter.index, values });
   }
   const orderBy = args.orderBy || null;
   let column: keyof Prisma.ResourceOrderByWithRelationInput = 'oid';
@@ -112,7 +112,13 @@ export async function prepareSearch(
   } catch (error) {
     problems.push((error as InvalidInputError).message);
   }
+  // Everything is checked before the first look-up: a rejected search runs no SQL.
   if (problems.length > 0) throw new InvalidInputError(problems);
+  const conditions: Prisma.ResourceWhereInput[] = [];
+  for (const { index, values } of parsed) {
+    conditions.push(await filterCondition(context, index, values));
+    query[index] = values;
+  }
 
   const subject = await rightsSubject(context);
   if (!subject.viewer.person && !subject.viewer.allRights) {
@@ -145,15 +151,21 @@ export function withWords({ where, words }: PreparedSearch): Prisma.ResourceWher
   return words.length > 0 ? { AND: [where, ...words.map((word) => ({ words: { some: { word } } }))] } : where;
 }
 
+/**
+ * A page of a search: the total, the page's oids, then the documents of the page with the parts the
+ * caller's fields need. Three statements whatever the page size (plus the look-ups of names that
+ * filters designate).
+ */
 export async function searchResources(
   context: Context,
   args: SearchArgs,
-  planned: ResourceQuery,
+  parts: DocumentParts,
   forced: FilterInput[] = [],
 ): Promise<SearchPage> {
   const prepared = await prepareSearch(context, args, forced);
   const { where, words, orderBy, order, query, warnings } = prepared;
   const { start, nb } = paging(context, args.start, args.nb);
+  const page = { start, nb, orderBy, order, query, warnings };
 
   if (words.length > 0 && !orderBy) {
     // Ranked by relevance: the weight of the first word, then the presence of the others.
@@ -169,50 +181,41 @@ export async function searchResources(
         orderBy: [{ weight: 'desc' }, { resourceOid: 'asc' }],
         skip: start,
         take: nb,
-        select: {
-          resource: planned.select ? { select: planned.select } : { include: planned.include ?? {} },
-        },
+        select: { resourceOid: true },
       }),
     ]);
-    return {
-      total,
-      start,
-      nb,
-      orderBy,
-      order,
-      query,
-      warnings,
-      items: rows.map((row) => row.resource as Resource),
-    };
+    const oids = rows.map((row) => row.resourceOid);
+    return { ...page, total, items: await loadDocuments(oids, context.config.baseId, parts) };
   }
 
   const fullWhere = withWords(prepared);
-  const [total, items] = await Promise.all([
+  const [total, rows] = await Promise.all([
     db.resource.count({ where: fullWhere }),
     db.resource.findMany({
-      ...planned,
       where: fullWhere,
       orderBy: ordering(prepared),
       skip: start,
       take: nb,
+      select: { oid: true },
     }),
   ]);
-  return { total, start, nb, orderBy, order, query, warnings, items: items as Resource[] };
+  const oids = rows.map((row) => row.oid);
+  return { ...page, total, items: await loadDocuments(oids, context.config.baseId, parts) };
 }
 
 export const PERSONAL_LIST_DENIED =
   'Ressources personnelles inaccessibles (session expirée sur la Sésathèque), veuillez vous déconnecter et reconnecter';
 
 /** The caller's own resources: a search with the author filter forced to the caller. */
-export function personalResources(context: Context, args: SearchArgs, planned: ResourceQuery) {
+export function personalResources(context: Context, args: SearchArgs, parts: DocumentParts) {
   const pid = context.viewer.person!.pid;
-  return searchResources(context, args, planned, [{ index: 'auteurs', values: [pid] }]);
+  return searchResources(context, args, parts, [{ index: 'auteurs', values: [pid] }]);
 }
 
 export interface AuthorList {
   pid: string;
   label: string;
-  resources: Resource[];
+  resources: ResourceDocument[];
 }
 
 export interface AuthorsPage {
@@ -232,7 +235,7 @@ export async function authorsResources(
   pidList: string | null | undefined,
   skip: number | null | undefined,
   limit: number | null | undefined,
-  planned: ResourceQuery,
+  parts: DocumentParts,
 ): Promise<AuthorsPage> {
   if (pidList == null) throw new InvalidInputError('Argument pids manquant');
   const pids = [...new Set(pidList.split(',').map((pid) => pid.trim()))].filter(isPid);
@@ -252,24 +255,24 @@ export async function authorsResources(
     authors: { some: { personOid: { in: persons.map((p) => p.oid) } } },
   };
   const where = { AND: [byAuthors, readableWhere(await rightsSubject(context))] };
-  // Grouping needs the author oids: keep the plan's own `authors` selection if any (it has them).
-  const authors = planned.select?.authors ?? planned.include?.authors ?? { select: { personOid: true } };
-  const selection: Prisma.ResourceFindManyArgs = planned.select
-    ? { select: { ...planned.select, oid: true, authors } }
-    : { include: { ...planned.include, authors } };
-  const [total, all, items] = await Promise.all([
+  const [total, all, rows] = await Promise.all([
     db.resource.count({ where }),
     db.resource.count({ where: byAuthors }),
-    db.resource.findMany({ ...selection, where, orderBy: { oid: 'asc' }, skip: offset, take: size }),
+    db.resource.findMany({ where, orderBy: { oid: 'asc' }, skip: offset, take: size, select: { oid: true } }),
   ]);
   if (all > total) warnings.push(`${all - total} ressource(s) retirée(s) faute de droits de lecture`);
-  const rows = items as unknown as (Resource & { authors: { personOid: number }[] })[];
+  // Grouping reads the author oids of each document (its rights facts).
+  const documents = await loadDocuments(
+    rows.map((row) => row.oid),
+    context.config.baseId,
+    parts,
+  );
   const lists = persons
     .sort((a, b) => pids.indexOf(a.pid) - pids.indexOf(b.pid))
     .map((person) => ({
       pid: person.pid,
       label: `${person.prenom} ${person.nom}`.trim(),
-      resources: rows.filter((row) => row.authors.some((a) => a.personOid === person.oid)),
+      resources: documents.filter((document) => document.facts.authorOids.includes(person.oid)),
     }));
   return { authors: lists, total, skip: offset, limit: size, warnings };
 }

@@ -9,8 +9,9 @@ import type { Context } from '../../context.ts';
 import { db } from '../../db/client.ts';
 import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
 import { fetchPeerResource } from '../peers/peer-sources.ts';
+import { ResourceNotFoundError } from './resources.errors.ts';
 import { canCreate } from './resources.policy.ts';
-import { type FullResource, type LegacyResource, ridOf, toLegacy } from './resources.repository.ts';
+import { type FullResource, type LegacyResource, localOid, ridOf, toLegacy } from './resources.repository.ts';
 import { loadFull, readResource, type SaveResult, saveResource } from './resources.service.ts';
 import { EDITABLE_TYPES, RELATION_COPY_OF } from './vocabulary.ts';
 
@@ -125,13 +126,14 @@ export async function forkAlias(context: Context, oid: number): Promise<SaveResu
   }
   if (!alias!.aliasOf) throw new InvalidInputError(`La ressource ${oid} n’est pas un alias`);
   const { baseId } = context.config;
-  const [sourceBase, sourceOid] = alias!.aliasOf.split('/') as [string, string];
-  if (sourceBase !== baseId) {
+  if (!alias!.aliasOf.startsWith(`${baseId}/`)) {
     throw new InvalidInputError(
       `La source ${alias!.aliasOf} est dans une autre sésathèque : pas encore pris en charge`,
     );
   }
-  const source = await readableSource(context, Number(sourceOid));
+  const sourceOid = localOid(baseId, alias!.aliasOf);
+  if (sourceOid === undefined) throw new ResourceNotFoundError(alias!.aliasOf);
+  const source = await readableSource(context, sourceOid);
   const content = contentOf(toLegacy(source, baseId));
   return saveResource(
     context,

@@ -1,9 +1,10 @@
 /**
- * Resources in the database: the selections of their join tables (shared by GraphQL fields, so
- * that plugin-prisma merges them into one query per relation), the mapping to the legacy JSON, and
- * the writing of a resource's multi-valued fields.
+ * Resources in the database, as the write path sees them: a whole resource with its join tables
+ * (reads go through resource-documents.ts instead), the mapping to the legacy JSON, and the
+ * writing of a resource's multi-valued fields.
  */
 import type { Prisma, Transaction } from '../../db/client.ts';
+import { parseId } from '../../lib/integers.ts';
 import { searchWords } from '../../lib/text.ts';
 import type { RightsFacts } from './resources.policy.ts';
 
@@ -14,58 +15,23 @@ const personFields = {
 } as const;
 const groupFields = { select: { groupOid: true, group: { select: { nom: true } } }, ...byPosition } as const;
 
-/** One entry per relation; GraphQL fields select these exact objects. */
-export const relationSelections = {
-  authors: { authors: personFields },
-  contributors: { contributors: personFields },
-  parentAuthors: { parentAuthors: personFields },
-  readerGroups: { readerGroups: groupFields },
-  authorGroups: { authorGroups: groupFields },
-  categories: { categories: { select: { categoryId: true }, ...byPosition } },
-  levels: { levels: { select: { level: true }, ...byPosition } },
-  pedagogicTypes: { pedagogicTypes: { select: { typeId: true }, ...byPosition } },
-  documentaryTypes: { documentaryTypes: { select: { typeId: true }, ...byPosition } },
-  relations: { relations: { select: { predicate: true, targetRid: true }, ...byPosition } },
-} as const;
-
-const ids = <K extends string>(column: K) => ({
-  select: { [column]: true } as Record<K, true>,
-  ...byPosition,
-});
-
-/**
- * What the rights depend on: ids only. Same arguments as the fuller selections of the same
- * relations, so that plugin-prisma merges them into one query when both are planned.
- */
-export const rightsSelection = {
-  publie: true,
-  restriction: true,
-  type: true,
-  aliasOf: true,
-  authors: ids('personOid'),
-  contributors: ids('personOid'),
-  readerGroups: ids('groupOid'),
-  authorGroups: ids('groupOid'),
-} as const;
-
 /** Everything, for services that read a whole resource (writes, copies, archives). */
 export const fullInclude = {
-  ...relationSelections.authors,
-  ...relationSelections.contributors,
-  ...relationSelections.parentAuthors,
-  ...relationSelections.readerGroups,
-  ...relationSelections.authorGroups,
-  ...relationSelections.categories,
-  ...relationSelections.levels,
-  ...relationSelections.pedagogicTypes,
-  ...relationSelections.documentaryTypes,
-  ...relationSelections.relations,
+  authors: personFields,
+  contributors: personFields,
+  parentAuthors: personFields,
+  readerGroups: groupFields,
+  authorGroups: groupFields,
+  categories: { select: { categoryId: true }, ...byPosition },
+  levels: { select: { level: true }, ...byPosition },
+  pedagogicTypes: { select: { typeId: true }, ...byPosition },
+  documentaryTypes: { select: { typeId: true }, ...byPosition },
+  relations: { select: { predicate: true, targetRid: true }, ...byPosition },
 } as const;
 
 export type FullResource = Prisma.ResourceGetPayload<{ include: typeof fullInclude }>;
-type RightsRow = Prisma.ResourceGetPayload<{ select: typeof rightsSelection }>;
-
-export function factsOf(row: RightsRow): RightsFacts {
+/** The rights facts of a whole resource. */
+export function factsOf(row: FullResource): RightsFacts {
   return {
     publie: row.publie,
     restriction: row.restriction,
@@ -79,6 +45,11 @@ export function factsOf(row: RightsRow): RightsFacts {
 }
 
 export const ridOf = (baseId: string, oid: number) => `${baseId}/${oid}`;
+
+/** The oid a rid names in this repository (`<baseId>/<oid>`), or undefined (a peer's rid, or no oid). */
+export function localOid(baseId: string, rid: string): number | undefined {
+  return rid.startsWith(`${baseId}/`) ? parseId(rid.slice(baseId.length + 1)) : undefined;
+}
 
 /** The resource in the legacy JSON shape (`reponseRessource` without the envelope). */
 export function toLegacy(row: FullResource, baseId: string) {

@@ -1,11 +1,19 @@
 /**
  * GraphQL: the Resource type (legacy field names, the viewer's rights, resolved authors, groups
- * and relations), its Ref form, reads by every kind of id, and the writes.
+ * and relations), its Ref form, reads by every kind of id, and the writes. A Resource is a
+ * document loaded in one statement (resource-documents.ts); its fields only read it.
  */
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import DataLoader from 'dataloader';
-import { type Context, memo } from '../../context.ts';
-import { db } from '../../db/client.ts';
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  GraphQLIncludeDirective,
+  type GraphQLResolveInfo,
+  GraphQLSkipDirective,
+  getDirectiveValues,
+  Kind,
+  type SelectionSetNode,
+} from 'graphql';
+import type { Context } from '../../context.ts';
 import {
   AuthenticationRequiredError,
   ForbiddenError,
@@ -14,10 +22,19 @@ import {
 } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { errorType } from '../../graphql/errors.ts';
+import { GroupType } from '../groups/groups.schema.ts';
+import { PersonType } from '../persons/persons.schema.ts';
 import { cloneResource, createAlias, forkAlias } from './copies.service.ts';
+import {
+  type DocumentParts,
+  type GroupSummary,
+  loadDocument,
+  type PersonSummary,
+  type ResourceDocument,
+} from './resource-documents.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
-import { isPublicAndPublished, readableWhere, rightsString } from './resources.policy.ts';
-import { factsOf, relationSelections, ridOf, rightsSelection } from './resources.repository.ts';
+import { canRead, isPublicAndPublished, rightsString } from './resources.policy.ts';
+import { localOid, ridOf } from './resources.repository.ts';
 import {
   addRelations,
   deleteResource,
@@ -25,7 +42,6 @@ import {
   type Identified,
   identifyAny,
   identifyByPair,
-  type ResourceQuery,
   readResource,
   rightsSubject,
   type SaveResult,
@@ -37,24 +53,10 @@ errorType(ResourceConflictError);
 
 const label = (person: { nom: string; prenom: string }) => `${person.prenom} ${person.nom}`.trim();
 
-/**
- * Title and type of local resources by oid, batched over a request (resolved relations); null for
- * a target the viewer may not read, so relations never disclose what a resource is.
- */
-function summaries(context: Context) {
-  return memo(
-    context,
-    'resources:summaries',
-    () =>
-      new DataLoader<number, { titre: string; type: string } | null>(async (oids) => {
-        const rows = await db.resource.findMany({
-          where: { AND: [{ oid: { in: [...oids] } }, readableWhere(await rightsSubject(context))] },
-          select: { oid: true, titre: true, type: true },
-        });
-        const readable = new Map(rows.map((row) => [row.oid, row]));
-        return oids.map((oid) => readable.get(oid) ?? null);
-      }),
-  );
+/** A part of the document the fields of a request needed: loaded, or a loader forgot it (a bug). */
+function loaded<T>(value: T | undefined, part: keyof DocumentParts): T {
+  if (value === undefined) throw new Error(`resource document loaded without its ${part}`);
+  return value;
 }
 
 const RelationType = builder.simpleObject('ResourceRelation', {
@@ -123,22 +125,53 @@ export const RefType = builder.objectRef<RefShape>('Ref').implement({
   }),
 });
 
-builder.prismaObject('ResourceAuthor', {
-  fields: (t) => ({ position: t.exposeInt('position'), person: t.relation('person') }),
-});
-builder.prismaObject('ResourceContributor', {
-  fields: (t) => ({ position: t.exposeInt('position'), person: t.relation('person') }),
-});
-builder.prismaObject('ResourceGroup', {
-  fields: (t) => ({ position: t.exposeInt('position'), group: t.relation('group') }),
-});
-builder.prismaObject('ResourceAuthorGroup', {
-  fields: (t) => ({ position: t.exposeInt('position'), group: t.relation('group') }),
-});
+interface Positioned<T> {
+  position: number;
+  value: T;
+}
+const positioned = <T>(values: T[]): Positioned<T>[] =>
+  values.map((value, position) => ({ position, value }));
 
-const byPosition = { orderBy: { position: 'asc' } } as const;
+const personLink = (name: string) =>
+  builder.objectRef<Positioned<PersonSummary>>(name).implement({
+    fields: (t) => ({
+      position: t.exposeInt('position'),
+      // The summary holds pid and names; other person fields are loaded when asked.
+      person: t.field({ type: PersonType, resolve: ({ value }) => value as never }),
+    }),
+  });
+const groupLink = (name: string) =>
+  builder.objectRef<Positioned<GroupSummary>>(name).implement({
+    fields: (t) => ({
+      position: t.exposeInt('position'),
+      group: t.field({ type: GroupType, resolve: ({ value }) => value as never }),
+    }),
+  });
+const ResourceAuthorType = personLink('ResourceAuthor');
+const ResourceContributorType = personLink('ResourceContributor');
+const ResourceGroupType = groupLink('ResourceGroup');
+const ResourceAuthorGroupType = groupLink('ResourceAuthorGroup');
 
-export const ResourceType = builder.prismaObject('Resource', {
+/** The Ref form of a resource, with the viewer's rights. */
+export async function refOf(context: Context, document: ResourceDocument): Promise<RefShape> {
+  const isPublic = isPublicAndPublished(document.facts);
+  return {
+    aliasOf: document.aliasOf ?? ridOf(context.config.baseId, document.oid),
+    titre: document.titre,
+    resume: document.resume,
+    description: document.description,
+    commentaires: document.commentaires,
+    type: document.type,
+    categories: loaded(document.categories, 'links'),
+    public: isPublic,
+    cle: isPublic ? null : document.cle,
+    enfants: document.type === 'arbre' ? (document.enfants ?? []) : null,
+    parametres: document.type === 'sequenceModele' ? document.parametres : null,
+    droits: rightsString(await rightsSubject(context, document.oid), document.facts),
+  };
+}
+
+export const ResourceType = builder.objectRef<ResourceDocument>('Resource').implement({
   fields: (t) => ({
     oid: t.exposeInt('oid'),
     rid: t.string({ resolve: (resource, _args, context) => ridOf(context.config.baseId, resource.oid) }),
@@ -151,8 +184,8 @@ export const ResourceType = builder.prismaObject('Resource', {
     resume: t.exposeString('resume'),
     description: t.exposeString('description'),
     commentaires: t.exposeString('commentaires'),
-    parametres: t.expose('parametres', { type: 'JSON', nullable: true }),
-    enfants: t.expose('enfants', { type: 'JSON', nullable: true }),
+    parametres: t.field({ type: 'JSON', nullable: true, resolve: (resource) => resource.parametres }),
+    enfants: t.field({ type: 'JSON', nullable: true, resolve: (resource) => resource.enfants }),
     langue: t.exposeString('langue'),
     publie: t.exposeBoolean('publie'),
     restriction: t.exposeInt('restriction'),
@@ -162,119 +195,130 @@ export const ResourceType = builder.prismaObject('Resource', {
     archiveOid: t.exposeInt('archiveOid', { nullable: true }),
     dateCreation: t.expose('dateCreation', { type: 'DateTime' }),
     dateMiseAJour: t.expose('dateMiseAJour', { type: 'DateTime' }),
-    categories: t.intList({
-      select: relationSelections.categories,
-      resolve: (resource) => resource.categories.map((c) => c.categoryId),
-    }),
-    niveaux: t.stringList({
-      select: relationSelections.levels,
-      resolve: (resource) => resource.levels.map((l) => l.level),
-    }),
-    typePedagogiques: t.intList({
-      select: relationSelections.pedagogicTypes,
-      resolve: (resource) => resource.pedagogicTypes.map((p) => p.typeId),
-    }),
-    typeDocumentaires: t.intList({
-      select: relationSelections.documentaryTypes,
-      resolve: (resource) => resource.documentaryTypes.map((d) => d.typeId),
-    }),
+    categories: t.intList({ resolve: (resource) => loaded(resource.categories, 'links') }),
+    niveaux: t.stringList({ resolve: (resource) => loaded(resource.niveaux, 'links') }),
+    typePedagogiques: t.intList({ resolve: (resource) => loaded(resource.typePedagogiques, 'links') }),
+    typeDocumentaires: t.intList({ resolve: (resource) => loaded(resource.typeDocumentaires, 'links') }),
     auteurs: t.stringList({
       description: 'Pids of the authors, in order.',
-      select: relationSelections.authors,
-      resolve: (resource) => resource.authors.map((a) => a.person.pid),
+      resolve: (resource) => loaded(resource.authors, 'people').map((a) => a.pid),
     }),
     auteursParents: t.stringList({
-      select: relationSelections.parentAuthors,
-      resolve: (resource) => resource.parentAuthors.map((a) => a.person.pid),
+      resolve: (resource) => loaded(resource.parentAuthors, 'people').map((a) => a.pid),
     }),
     contributeurs: t.stringList({
-      select: relationSelections.contributors,
-      resolve: (resource) => resource.contributors.map((c) => c.person.pid),
+      resolve: (resource) => loaded(resource.contributors, 'people').map((c) => c.pid),
     }),
     groupes: t.stringList({
       description: 'Names of the groups whose members may read it (restriction 2).',
-      select: relationSelections.readerGroups,
-      resolve: (resource) => resource.readerGroups.map((g) => g.group.nom),
+      resolve: (resource) => loaded(resource.readerGroups, 'groups').map((g) => g.nom),
     }),
     groupesAuteurs: t.stringList({
       description: 'Names of the groups whose members may update it.',
-      select: relationSelections.authorGroups,
-      resolve: (resource) => resource.authorGroups.map((g) => g.group.nom),
+      resolve: (resource) => loaded(resource.authorGroups, 'groups').map((g) => g.nom),
     }),
     relations: t.field({
       type: [RelationType],
-      select: relationSelections.relations,
-      resolve: (resource) => resource.relations.map((r) => ({ predicate: r.predicate, rid: r.targetRid })),
+      resolve: (resource) =>
+        loaded(resource.relations, 'links').map((r) => ({ predicate: r.predicate, rid: r.targetRid })),
     }),
     authorNames: t.stringList({
       description: '"Prénom Nom" of each author (legacy `_auteurs`).',
-      select: relationSelections.authors,
-      resolve: (resource) => resource.authors.map((a) => label(a.person)),
+      resolve: (resource) => loaded(resource.authors, 'people').map(label),
     }),
     contributorNames: t.stringList({
       description: '"Prénom Nom" of each contributor (legacy `_contributeurs`).',
-      select: relationSelections.contributors,
-      resolve: (resource) => resource.contributors.map((c) => label(c.person)),
+      resolve: (resource) => loaded(resource.contributors, 'people').map(label),
     }),
     resolvedRelations: t.field({
       type: [ResolvedRelationType],
       description: 'Relations with their targets’ title and type (legacy `_relations`).',
-      select: relationSelections.relations,
       resolve: async (resource, _args, context) => {
-        const prefix = `${context.config.baseId}/`;
+        const targets = loaded(resource.targets, 'targets');
         return Promise.all(
-          resource.relations.map(async ({ predicate, targetRid }) => {
-            const local = targetRid.startsWith(prefix) ? Number(targetRid.slice(prefix.length)) : Number.NaN;
-            const target = Number.isInteger(local) ? await summaries(context).load(local) : null;
-            return { predicate, rid: targetRid, titre: target?.titre ?? null, type: target?.type ?? null };
+          loaded(resource.relations, 'links').map(async ({ predicate, targetRid }) => {
+            const oid = localOid(context.config.baseId, targetRid);
+            const target = oid === undefined ? undefined : targets.get(oid);
+            // A relation never discloses what a target the viewer may not read is.
+            const shown = target && canRead(await rightsSubject(context), target.facts) ? target : null;
+            return { predicate, rid: targetRid, titre: shown?.titre ?? null, type: shown?.type ?? null };
           }),
         );
       },
     }),
-    authors: t.relation('authors', { query: byPosition }),
-    contributors: t.relation('contributors', { query: byPosition }),
-    readerGroups: t.relation('readerGroups', { query: byPosition }),
-    authorGroups: t.relation('authorGroups', { query: byPosition }),
+    authors: t.field({
+      type: [ResourceAuthorType],
+      resolve: (resource) => positioned(loaded(resource.authors, 'people')),
+    }),
+    contributors: t.field({
+      type: [ResourceContributorType],
+      resolve: (resource) => positioned(loaded(resource.contributors, 'people')),
+    }),
+    readerGroups: t.field({
+      type: [ResourceGroupType],
+      resolve: (resource) => positioned(loaded(resource.readerGroups, 'groups')),
+    }),
+    authorGroups: t.field({
+      type: [ResourceAuthorGroupType],
+      resolve: (resource) => positioned(loaded(resource.authorGroups, 'groups')),
+    }),
     droits: t.string({
       description: 'The viewer’s rights: R, then W (update), then D (delete).',
-      select: { ...rightsSelection },
       resolve: async (resource, _args, context) =>
-        rightsString(await rightsSubject(context, resource.oid), factsOf(resource)),
+        rightsString(await rightsSubject(context, resource.oid), resource.facts),
     }),
-    ref: t.field({
-      type: RefType,
-      select: { ...rightsSelection, ...relationSelections.categories },
-      resolve: async (resource, _args, context) => {
-        const facts = factsOf(resource);
-        const isPublic = isPublicAndPublished(facts);
-        const row = resource as typeof resource & {
-          oid: number;
-          titre: string;
-          resume: string;
-          description: string;
-          commentaires: string;
-          cle: string | null;
-          enfants: unknown;
-          parametres: unknown;
-        };
-        return {
-          aliasOf: resource.aliasOf ?? ridOf(context.config.baseId, row.oid),
-          titre: row.titre,
-          resume: row.resume,
-          description: row.description,
-          commentaires: row.commentaires,
-          type: resource.type,
-          categories: resource.categories.map((c) => c.categoryId),
-          public: isPublic,
-          cle: isPublic ? null : row.cle,
-          enfants: resource.type === 'arbre' ? (row.enfants ?? []) : null,
-          parametres: resource.type === 'sequenceModele' ? row.parametres : null,
-          droits: rightsString(await rightsSubject(context, row.oid), facts),
-        };
-      },
-    }),
+    ref: t.field({ type: RefType, resolve: (resource, _args, context) => refOf(context, resource) }),
   }),
 });
+
+/** Which document parts the Resource fields of a selection need. */
+const PARTS_OF_FIELD: Record<string, DocumentParts> = {
+  categories: { links: true },
+  niveaux: { links: true },
+  typePedagogiques: { links: true },
+  typeDocumentaires: { links: true },
+  relations: { links: true },
+  ref: { links: true },
+  resolvedRelations: { links: true, targets: true },
+  auteurs: { people: true },
+  auteursParents: { people: true },
+  contributeurs: { people: true },
+  authorNames: { people: true },
+  contributorNames: { people: true },
+  authors: { people: true },
+  contributors: { people: true },
+  groupes: { groups: true },
+  groupesAuteurs: { groups: true },
+  readerGroups: { groups: true },
+  authorGroups: { groups: true },
+};
+
+/**
+ * The document parts the resources under `path` (e.g. `['items']`) need, from the fields the
+ * operation selects there (through fragments, `@include` and `@skip`). A light list asks for none.
+ */
+export function documentPartsFor(info: GraphQLResolveInfo, path: readonly string[]): DocumentParts {
+  const parts: DocumentParts = {};
+  const variables = info.variableValues;
+  const included = (node: FieldNode | { directives?: FieldNode['directives'] }) =>
+    !getDirectiveValues(GraphQLSkipDirective, node as FieldNode, variables)?.if &&
+    getDirectiveValues(GraphQLIncludeDirective, node as FieldNode, variables)?.if !== false;
+  const visit = (selectionSet: SelectionSetNode | undefined, depth: number, seen: Set<string>) => {
+    for (const selection of selectionSet?.selections ?? []) {
+      if (!included(selection)) continue;
+      if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet, depth, seen);
+      else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment: FragmentDefinitionNode | undefined = info.fragments[selection.name.value];
+        if (fragment && !seen.has(fragment.name.value))
+          visit(fragment.selectionSet, depth, new Set([...seen, fragment.name.value]));
+      } else if (depth < path.length) {
+        if (selection.name.value === path[depth]) visit(selection.selectionSet, depth + 1, seen);
+      } else Object.assign(parts, PARTS_OF_FIELD[selection.name.value]);
+    }
+  };
+  for (const node of info.fieldNodes) visit(node.selectionSet, 0, new Set());
+  return parts;
+}
 
 const SaveResultType = builder.objectRef<SaveResult>('SaveResourceResult').implement({
   fields: (t) => ({
@@ -284,9 +328,13 @@ const SaveResultType = builder.objectRef<SaveResult>('SaveResourceResult').imple
     warnings: t.exposeStringList('warnings', {
       description: 'Inconsistencies that did not justify a rejection (unknown property, author or group).',
     }),
-    resource: t.prismaField({
-      type: 'Resource',
-      resolve: (query, result) => db.resource.findUniqueOrThrow({ ...query, where: { oid: result.oid } }),
+    resource: t.field({
+      type: ResourceType,
+      resolve: async (result, _args, context) => {
+        const document = await loadDocument({ oid: result.oid }, context.config.baseId);
+        if (!document) throw new ResourceNotFoundError(result.oid);
+        return document;
+      },
     }),
   }),
 });
@@ -303,8 +351,6 @@ const writeErrors = [
   AuthenticationRequiredError,
   ForbiddenError,
 ];
-const planned = (context: Context, info: Parameters<typeof queryFromInfo>[0]['info']) =>
-  queryFromInfo({ context, info, typeName: 'Resource' }) as ResourceQuery;
 const byOid = (oid: number): Identified => ({ where: { oid }, label: String(oid), byKey: false });
 
 builder.queryFields((t) => ({
@@ -314,7 +360,7 @@ builder.queryFields((t) => ({
     authScopes: { public: true },
     errors: { types: readErrors },
     args: { oid: t.arg.int({ required: true }) },
-    resolve: (_root, args, context, info) => readResource(context, byOid(args.oid), planned(context, info)),
+    resolve: (_root, args, context) => readResource(context, byOid(args.oid)),
   }),
   resourceByOrigin: t.field({
     type: ResourceType,
@@ -323,8 +369,8 @@ builder.queryFields((t) => ({
     authScopes: { public: true },
     errors: { types: readErrors },
     args: { origine: t.arg.string({ required: true }), idOrigine: t.arg.string({ required: true }) },
-    resolve: (_root, args, context, info) =>
-      readResource(context, identifyByPair(context, args.origine, args.idOrigine), planned(context, info)),
+    resolve: (_root, args, context) =>
+      readResource(context, identifyByPair(context, args.origine, args.idOrigine)),
   }),
   resourceById: t.field({
     type: ResourceType,
@@ -332,8 +378,7 @@ builder.queryFields((t) => ({
     authScopes: { public: true },
     errors: { types: readErrors },
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_root, args, context, info) =>
-      readResource(context, identifyAny(context, args.id), planned(context, info)),
+    resolve: (_root, args, context) => readResource(context, identifyAny(context, args.id)),
   }),
   publicResource: t.field({
     type: ResourceType,
@@ -341,8 +386,7 @@ builder.queryFields((t) => ({
     authScopes: { public: true },
     errors: { types: [ResourceNotFoundError] },
     args: { oid: t.arg.int({ required: true }) },
-    resolve: (_root, args, context, info) =>
-      readResource(context, byOid(args.oid), planned(context, info), { publicOnly: true }),
+    resolve: (_root, args, context) => readResource(context, byOid(args.oid), { publicOnly: true }),
   }),
   publicResourceByOrigin: t.field({
     type: ResourceType,
@@ -350,10 +394,8 @@ builder.queryFields((t) => ({
     authScopes: { public: true },
     errors: { types: [ResourceNotFoundError] },
     args: { origine: t.arg.string({ required: true }), idOrigine: t.arg.string({ required: true }) },
-    resolve: (_root, args, context, info) =>
-      readResource(context, identifyByPair(context, args.origine, args.idOrigine), planned(context, info), {
-        publicOnly: true,
-      }),
+    resolve: (_root, args, context) =>
+      readResource(context, identifyByPair(context, args.origine, args.idOrigine), { publicOnly: true }),
   }),
   resourceRid: t.string({
     description:

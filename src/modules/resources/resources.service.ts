@@ -6,11 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type Context, memo } from '../../context.ts';
-import { db, type Prisma, type Resource, type Transaction } from '../../db/client.ts';
+import { db, type Prisma, type Transaction } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
+import { parseId } from '../../lib/integers.ts';
 import { groupNameKey } from '../groups/groups.service.ts';
 import { enqueueChangeNotifications } from '../peers/outbox.ts';
+import { type DocumentKey, loadDocument, type ResourceDocument } from './resource-documents.ts';
 import { parseResourceInput, type ResourceFields } from './resource-input.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
 import {
@@ -29,34 +31,21 @@ import {
   factsOf,
   fullInclude,
   type LegacyResource,
+  localOid,
   type ResourceLinks,
   ridOf,
-  rightsSelection,
   toLegacy,
   writeLinks,
   writeWords,
 } from './resources.repository.ts';
 import { DEFAULT_LANGUAGE } from './vocabulary.ts';
 
-/** What plugin-prisma planned for the requested resource fields. */
-export type ResourceQuery = { select?: Prisma.ResourceSelect; include?: Prisma.ResourceInclude };
 type Where = Prisma.ResourceWhereUniqueInput;
 
 // ---------------------------------------------------------------------------------------------
 // Who is asking
 
-/** The groups the viewer belongs to or manages: they open group-restricted resources. */
-export function viewerGroupOids(context: Context): Promise<ReadonlySet<number>> {
-  return memo(context, 'resources:viewerGroupOids', async () => {
-    const personOid = context.viewer.person?.oid;
-    if (personOid === undefined) return new Set<number>();
-    const [members, managers] = await Promise.all([
-      db.groupMember.findMany({ where: { personOid }, select: { groupOid: true } }),
-      db.groupManager.findMany({ where: { personOid }, select: { groupOid: true } }),
-    ]);
-    return new Set([...members, ...managers].map((row) => row.groupOid));
-  });
-}
+const NO_GROUPS: ReadonlySet<number> = new Set();
 
 /** Resources this request was allowed to read through their read key. */
 const readByKey = (context: Context) => memo(context, 'resources:readByKey', () => new Set<number>());
@@ -64,7 +53,8 @@ const readByKey = (context: Context) => memo(context, 'resources:readByKey', () 
 export async function rightsSubject(context: Context, resourceOid?: number): Promise<RightsSubject> {
   return {
     viewer: context.viewer,
-    groupOids: await viewerGroupOids(context),
+    // Loaded with the caller (src/auth/person-facts.ts).
+    groupOids: context.viewer.person?.groupOids ?? NO_GROUPS,
     hasReadKey: resourceOid !== undefined && readByKey(context).has(resourceOid),
   };
 }
@@ -77,7 +67,7 @@ function denied(context: Context): Error {
 // Identification
 
 export interface Identified {
-  where: Where;
+  where: DocumentKey;
   /** The id as the caller wrote it, for messages and `deleted`. */
   label: string;
   byKey: boolean;
@@ -87,35 +77,24 @@ export interface Identified {
  * `:origine/:idOrigine` of the legacy routes: an origin pair, a local rid (`<own baseId>/<oid>`),
  * or a read key (`cle/<key>`).
  */
+/** No resource has this oid: what an id that names nothing is looked up as. */
+const NO_OID = -1;
+
 export function identifyByPair(context: Context, origine: string, idOrigine: string): Identified {
   const label = `${origine}/${idOrigine}`;
   if (origine === 'cle') return { where: { cle: idOrigine }, label, byKey: true };
   if (origine === context.config.baseId) {
-    const oid = /^\d+$/.test(idOrigine) ? Number(idOrigine) : -1;
-    return { where: { oid }, label, byKey: false };
+    return { where: { oid: parseId(idOrigine) ?? NO_OID }, label, byKey: false };
   }
   return { where: { origine_idOrigine: { origine, idOrigine } }, label, byKey: false };
 }
 
 /** Any id a client may hold: an oid, a rid, an origin pair, or `cle/<key>`. */
 export function identifyAny(context: Context, id: string): Identified {
-  if (/^\d+$/.test(id)) return { where: { oid: Number(id) }, label: id, byKey: false };
+  if (/^\d+$/.test(id)) return { where: { oid: parseId(id) ?? NO_OID }, label: id, byKey: false };
   const slash = id.indexOf('/');
-  if (slash <= 0 || slash === id.length - 1) return { where: { oid: -1 }, label: id, byKey: false };
+  if (slash <= 0 || slash === id.length - 1) return { where: { oid: NO_OID }, label: id, byKey: false };
   return identifyByPair(context, id.slice(0, slash), id.slice(slash + 1));
-}
-
-/**
- * Adds what the rights need to the planned query, keeping the plan's own selection of a relation
- * when it has one (every planned selection of these relations includes the ids).
- */
-function withRights(query: ResourceQuery): ResourceQuery {
-  const { authors, contributors, readerGroups, authorGroups, ...scalars } = rightsSelection;
-  const relations = { authors, contributors, readerGroups, authorGroups };
-  const planned = (query.select ?? query.include ?? {}) as Record<string, unknown>;
-  const missing = Object.fromEntries(Object.entries(relations).filter(([key]) => !planned[key]));
-  if (query.select) return { select: { ...scalars, ...missing, ...query.select, oid: true } };
-  return { include: { ...missing, ...query.include } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,28 +106,24 @@ export interface ReadOptions {
 }
 
 /**
- * Reads a resource the caller may read. Anonymous callers (and public routes) see only public and
- * published resources, and anything else is "not found" for them, as the public routes answer.
+ * Reads a resource the caller may read, whole, in one statement. Anonymous callers (and public
+ * routes) see only public and published resources, and anything else is "not found" for them, as
+ * the public routes answer.
  */
 export async function readResource(
   context: Context,
   id: Identified,
-  query: ResourceQuery = {},
   options: ReadOptions = {},
-): Promise<Resource> {
-  const row = (await db.resource.findUnique({ where: id.where, ...withRights(query) })) as
-    | (Prisma.ResourceGetPayload<{ select: typeof rightsSelection }> & { oid: number })
-    | null;
-  if (!row) throw new ResourceNotFoundError(id.label);
-  const facts = factsOf(row);
+): Promise<ResourceDocument> {
+  const document = await loadDocument(id.where, context.config.baseId);
+  if (!document) throw new ResourceNotFoundError(id.label);
   if (options.publicOnly || context.viewer.kind === 'anonymous') {
-    if (!isPublicAndPublished(facts)) throw new ResourceNotFoundError(id.label);
-    return row as unknown as Resource;
+    if (!isPublicAndPublished(document.facts)) throw new ResourceNotFoundError(id.label);
+    return document;
   }
-  if (id.byKey) readByKey(context).add(row.oid);
-  if (!canRead(await rightsSubject(context, row.oid), facts)) throw denied(context);
-  // The row holds what the plan asked for, plus the rights facts: what GraphQL will read.
-  return row as unknown as Resource;
+  if (id.byKey) readByKey(context).add(document.oid);
+  if (!canRead(await rightsSubject(context, document.oid), document.facts)) throw denied(context);
+  return document;
 }
 
 /** The rid of any resource, even a private one (only the identifier is disclosed). */
@@ -217,11 +192,10 @@ async function designated(context: Context, fields: ResourceFields): Promise<Ful
     return row;
   }
   if (fields.rid !== undefined) {
-    const [baseId, oid] = fields.rid.split('/') as [string, string];
-    if (baseId !== context.config.baseId) {
+    if (!fields.rid.startsWith(`${context.config.baseId}/`)) {
       throw new InvalidInputError(`rid : ${fields.rid} désigne une ressource d’une autre sésathèque`);
     }
-    const row = await loadFull({ oid: /^\d+$/.test(oid) ? Number(oid) : -1 });
+    const row = await loadFull({ oid: localOid(context.config.baseId, fields.rid) ?? NO_OID });
     if (!row) throw new ResourceNotFoundError(fields.rid);
     return row;
   }

@@ -56,9 +56,7 @@ function childNode(context: Context, child: TreeChild): JstreeNode {
 /** The tree `ref` (an oid, a rid or `origine/idOrigine`) as jstree nodes, or only its children. */
 export async function jstree(context: Context, ref: string, childrenOnly: boolean): Promise<JstreeNode[]> {
   if (!ref.trim()) throw new InvalidInputError('ref manquant');
-  const tree = (await readResource(context, identifyAny(context, ref.trim()), {
-    select: { oid: true, titre: true, type: true, enfants: true },
-  })) as { oid: number; titre: string; type: string; enfants: unknown };
+  const tree = await readResource(context, identifyAny(context, ref.trim()));
   if (tree.type !== 'arbre') throw new InvalidInputError(`La ressource ${ref} n’est pas un arbre`);
   const root = node(
     context,
