@@ -7,7 +7,8 @@ import { createLogger } from '../src/logger.ts';
 export const BENCH_TOKEN = 'bench-token-0123456789';
 
 export async function benchApp(databaseUrl: string) {
-  await openDatabase(databaseUrl);
+  // The floor server replays the statements the service sent.
+  await openDatabase(databaseUrl, { announceStatements: true });
   const config = parseConfig({
     baseId: 'bench',
     baseUrl: 'http://127.0.0.1/',

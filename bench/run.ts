@@ -1,61 +1,65 @@
 /**
- * `npm run bench`: list performance at 10k and 100k resources. For each scenario, median latency
- * and requests/second through REST, through the equivalent GraphQL operation, and through the
- * floor baseline (the same SQL with the bare driver in a bare HTTP handler), then the ratios and
- * the targets of issue 5. Seeded databases are cached under data/bench (SQLite) or as
- * rrs_bench_<size> databases (BENCH_DATABASE=postgresql).
+ * `npm run bench`: read speed at 10k and 100k resources, side by side in one run. For each scenario
+ * (bench/scenarios.ts), in alternating rounds: the legacy REST request, the same GraphQL operation,
+ * the floor (the service's own SQL replayed with the bare driver in a bare handler), and on
+ * PostgreSQL the two anchors (PostGraphile v5, and the one-statement limit; bench/anchors.ts). Then
+ * the ratios against the targets, the growth from 10k to 100k, and the memory of the production
+ * start (`node dist/server.js`) at rest and under a mixed load.
  *
- * Environment: BENCH_DATABASE (sqlite | postgresql), BENCH_SECONDS (per measurement, default 5),
- * BENCH_CONNECTIONS (default 4), BENCH_SIZES (default 10000,100000).
+ * Environment: BENCH_DATABASE (sqlite | postgresql), BENCH_SIZES (default 10000,100000),
+ * BENCH_SECONDS (per measurement, default 4), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS
+ * (default 10), BENCH_MEMORY_SECONDS (default 30; 0 skips the memory run).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
 import pg from 'pg';
-import { scenarios } from './scenarios.ts';
+import { type Anchor, startAnchors } from './anchors.ts';
+import { BENCH_TOKEN } from './app.ts';
+import { type BenchProvider, benchDatabase } from './databases.ts';
+import { type Scenario, scenariosFor } from './scenarios.ts';
 
-const providerName = process.env.BENCH_DATABASE ?? 'sqlite';
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 4);
+const provider = (process.env.BENCH_DATABASE ?? 'sqlite') as BenchProvider;
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const memorySeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 30);
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const postgresServer = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
-const SEED_VERSION = 2;
 
-async function databaseFor(size: number): Promise<string> {
-  const persons = Math.max(50, Math.round(size / 20));
-  const groups = Math.max(10, Math.round(size / 200));
-  if (providerName === 'sqlite') {
-    mkdirSync('data/bench', { recursive: true });
-    const url = `file:./data/bench/v${SEED_VERSION}-${size}.db`;
-    if (!existsSync(url.slice('file:'.length))) seed(url, size, persons, groups);
-    return url;
+/** A public and published resource with an oid from 5000 (PostGraphile's documents use 5004). */
+async function publicOid(url: string): Promise<number> {
+  const sql =
+    'SELECT oid FROM "Resource" WHERE publie = true AND restriction = 0 AND oid >= 5000 ORDER BY oid LIMIT 1';
+  if (provider === 'sqlite') {
+    const database = new Database(url.slice('file:'.length), { readonly: true });
+    try {
+      return (database.prepare(sql.replace('= true', '= 1')).get() as { oid: number }).oid;
+    } finally {
+      database.close();
+    }
   }
-  const name = `rrs_bench_v${SEED_VERSION}_${size}`;
-  const admin = new pg.Client({ connectionString: postgresServer });
-  await admin.connect();
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
-  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(postgresServer);
-  url.pathname = `/${name}`;
-  if (!exists) seed(url.toString(), size, persons, groups);
-  return url.toString();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows[0].oid;
+  } finally {
+    await client.end();
+  }
 }
 
-function seed(url: string, size: number, persons: number, groups: number) {
-  console.log(`seeding ${size} resources (${persons} persons, ${groups} groups)…`);
-  execFileSync('node_modules/.bin/tsx', ['bench/seed.ts', String(size), String(persons), String(groups)], {
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: 'inherit',
-  });
+interface BenchServer {
+  child: ChildProcess;
+  appPort: number;
+  floorPort: number;
+  statements: Record<string, { first: number; again: number }>;
 }
 
-async function startServer(
-  url: string,
-): Promise<{ child: ChildProcess; appPort: number; floorPort: number; statements: Record<string, number> }> {
+function startBenchServer(url: string, oid: number): Promise<BenchServer> {
   const child = spawn('node_modules/.bin/tsx', ['bench/serve.ts'], {
-    env: { ...process.env, DATABASE_URL: url },
+    env: { ...process.env, DATABASE_URL: url, BENCH_OID: String(oid) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -70,84 +74,249 @@ async function startServer(
 }
 
 interface Measure {
-  median: number;
   rps: number;
+  p50: number;
 }
 
 async function measure(options: autocannon.Options): Promise<Measure> {
   // A short warm-up, then the measurement.
   await autocannon({ ...options, duration: 1, connections });
   const result = await autocannon({ ...options, duration: seconds, connections });
-  if (result.non2xx > 0 || result.errors > 0)
+  if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { median: result.latency.p50, rps: result.requests.average };
+  }
+  return { rps: result.requests.average, p50: result.latency.p50 };
 }
 
-const rows: string[][] = [];
-const medians = new Map<string, number>();
-const ratios: string[] = [];
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+type Target = 'rest' | 'graphql' | 'floor' | 'postgraphile' | 'limit';
+
+/** The requests of a scenario for each target present. */
+function requests(
+  scenario: Scenario,
+  oid: number,
+  server: BenchServer,
+  anchors: { postgraphile?: Anchor; limit?: Anchor },
+): Partial<Record<Target, autocannon.Options>> {
+  const json = { 'content-type': 'application/json' };
+  const targets: Partial<Record<Target, autocannon.Options>> = {
+    rest: { url: `http://127.0.0.1:${server.appPort}${scenario.rest}`, headers: scenario.headers },
+    graphql: {
+      url: `http://127.0.0.1:${server.appPort}/graphql`,
+      method: 'POST',
+      headers: { ...json, ...scenario.headers },
+      body: JSON.stringify(scenario.graphql),
+    },
+    floor: { url: `http://127.0.0.1:${server.floorPort}/${encodeURIComponent(scenario.name)}` },
+  };
+  const document = scenario.postgraphile
+    ? anchors.postgraphile?.documents?.[scenario.postgraphile]
+    : undefined;
+  if (anchors.postgraphile && document) {
+    targets.postgraphile = {
+      url: `http://127.0.0.1:${anchors.postgraphile.port}/graphql`,
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        query: document.query,
+        variables: document.variables ? { ...document.variables, oid } : undefined,
+      }),
+    };
+  }
+  if (anchors.limit && scenario.limit) {
+    targets.limit = { url: `http://127.0.0.1:${anchors.limit.port}${scenario.limit}` };
+  }
+  return targets;
+}
+
+interface Row {
+  size: number;
+  scenario: Scenario;
+  statements: { first: number; again: number };
+  results: Partial<Record<Target, Measure>>;
+}
+
+const rows: Row[] = [];
+const notes: string[] = [];
 for (const size of sizes) {
-  const url = await databaseFor(size);
-  const server = await startServer(url);
+  const url = await benchDatabase(provider, size);
+  const oid = await publicOid(url);
+  const scenarios = scenariosFor(oid);
+  const server = await startBenchServer(url, oid);
+  const anchors =
+    provider === 'postgresql'
+      ? await startAnchors(url, { postgraphile: 5678, limit: 5801 })
+      : { missing: ['anchors: PostgreSQL only (BENCH_DATABASE=postgresql)'] };
+  notes.push(...anchors.missing);
   try {
     for (const scenario of scenarios) {
-      const rest = await measure({ url: `http://127.0.0.1:${server.appPort}${scenario.rest}` });
-      const graphql = await measure({
-        url: `http://127.0.0.1:${server.appPort}/graphql`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(scenario.graphql),
-      });
-      const floor = await measure({
-        url: `http://127.0.0.1:${server.floorPort}/${encodeURIComponent(scenario.name)}`,
-      });
-      medians.set(`${size}:${scenario.name}`, rest.median);
-      const restGraphql = rest.median / graphql.median;
-      const restFloor = rest.median / floor.median;
-      rows.push([
-        String(size),
-        scenario.name,
-        String(server.statements[scenario.name]),
-        `${rest.median} ms / ${rest.rps.toFixed(0)}`,
-        `${graphql.median} ms / ${graphql.rps.toFixed(0)}`,
-        `${floor.median} ms / ${floor.rps.toFixed(0)}`,
-        restGraphql.toFixed(2),
-        restFloor.toFixed(2),
-      ]);
-      ratios.push(
-        `${size} ${scenario.name}: REST/GraphQL ${restGraphql <= 1.15 ? 'met' : 'MISSED'}, REST/floor ${restFloor <= 3 ? 'met' : 'MISSED'}`,
+      const targets = requests(scenario, oid, server, anchors);
+      const samples: Partial<Record<Target, Measure[]>> = {};
+      // Rounds alternate the targets, so a slower moment of the machine falls on all of them.
+      for (let round = 0; round < rounds; round++) {
+        for (const [target, options] of Object.entries(targets) as [Target, autocannon.Options][]) {
+          const measured = await measure(options);
+          samples[target] = [...(samples[target] ?? []), measured];
+        }
+      }
+      const results = Object.fromEntries(
+        Object.entries(samples).map(([target, list]) => [
+          target,
+          { rps: median(list.map((m) => m.rps)), p50: median(list.map((m) => m.p50)) },
+        ]),
       );
+      rows.push({ size, scenario, statements: server.statements[scenario.name]!, results });
+      process.stderr.write(`  ${size} ${scenario.name}: done\n`);
     }
   } finally {
     server.child.kill('SIGTERM');
+    anchors.postgraphile?.child.kill('SIGTERM');
+    anchors.limit?.child.kill('SIGTERM');
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Memory of the production start
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function memoryRun(url: string, oid: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'rrs-bench-'));
+  const configFile = join(dir, 'config.json');
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      baseId: 'bench',
+      baseUrl: 'http://127.0.0.1/',
+      listeMax: 1000,
+      apiTokens: [BENCH_TOKEN],
+      sessionSecret: 'bench-session-secret-0123456789',
+    }),
+  );
+  const child = spawn('node', ['dist/server.js'], {
+    env: { ...process.env, DATABASE_URL: url, CONFIG_FILE: configFile, PORT: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const line = output.split('\n').find((l) => l.includes('"msg":"serving"'));
+      if (!line) return;
+      // From here on the request log is only drained, not kept.
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      resolve(JSON.parse(line).port);
+    };
+    child.stdout!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`service exited with ${code}: ${output}`)));
+  });
+  try {
+    const scenarios = scenariosFor(oid);
+    const base = `http://127.0.0.1:${port}`;
+    for (const scenario of scenarios)
+      await (await fetch(`${base}${scenario.rest}`, { headers: scenario.headers })).text();
+    await new Promise((done) => setTimeout(done, 3000));
+    const rest = rssMb(child.pid!);
+    let peak = rest;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(child.pid!));
+    }, 200);
+    await autocannon({
+      url: base,
+      connections,
+      duration: memorySeconds,
+      requests: scenarios.map((scenario) => ({
+        method: 'GET',
+        path: scenario.rest,
+        headers: scenario.headers,
+      })),
+    });
+    clearInterval(sampler);
+    await new Promise((done) => setTimeout(done, 3000));
+    return { rest, peak, after: rssMb(child.pid!) };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+let memory: { rest: number; peak: number; after: number } | undefined;
+if (memorySeconds > 0) {
+  const size = sizes[sizes.length - 1]!;
+  const url = await benchDatabase(provider, size);
+  memory = await memoryRun(url, await publicOid(url));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const rate = (m: Measure | undefined) => (m ? `${m.rps.toFixed(0)} (${m.p50} ms)` : '—');
 const header = [
   'resources',
   'scenario',
   'SQL',
-  'REST median / req/s',
-  'GraphQL median / req/s',
-  'floor median / req/s',
-  'REST/GraphQL',
-  'REST/floor',
+  'REST req/s (p50)',
+  'GraphQL',
+  'floor',
+  'PostGraphile',
+  'one-statement limit',
+  'REST / PostGraphile',
+  'target',
 ];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const table = rows.map(({ size, scenario, statements, results }) => {
+  const ratio = results.postgraphile ? results.rest!.rps / results.postgraphile.rps : undefined;
+  return [
+    String(size),
+    scenario.name,
+    statements.first === statements.again
+      ? String(statements.first)
+      : `${statements.first}, then ${statements.again}`,
+    rate(results.rest),
+    rate(results.graphql),
+    rate(results.floor),
+    rate(results.postgraphile),
+    rate(results.limit),
+    ratio === undefined ? '—' : `${ratio.toFixed(2)}×`,
+    scenario.target === undefined
+      ? ''
+      : ratio === undefined
+        ? `≥ ${scenario.target}×`
+        : `≥ ${scenario.target}× ${ratio >= scenario.target ? 'met' : 'MISSED'}`,
+  ];
+});
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
 console.log(
-  `\n${providerName}, ${cpus().length} cores, ${connections} connections, ${seconds} s per measurement (latency: medians)\n`,
+  `\n${provider}, ${cpus().length} cores, ${connections} connections, ${rounds} alternated rounds of ${seconds} s (medians)\n`,
 );
 console.log(line(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const row of rows) console.log(line(row));
-console.log('\nTargets: REST/GraphQL ≤ 1.15, REST/floor ≤ 3, 100k median within 1.3× of 10k');
-for (const ratio of ratios) console.log(`  ${ratio}`);
-if (sizes.includes(10000) && sizes.includes(100000)) {
-  for (const scenario of scenarios) {
-    const growth = medians.get(`100000:${scenario.name}`)! / medians.get(`10000:${scenario.name}`)!;
-    console.log(
-      `  ${scenario.name}: 100k/10k median ${growth.toFixed(2)} ${growth <= 1.3 ? 'met' : 'MISSED'}`,
-    );
+for (const row of table) console.log(line(row));
+
+console.log('\nREST / GraphQL (median latency, target ≤ 1.1):');
+for (const { size, scenario, results } of rows) {
+  if (!results.rest || !results.graphql) continue;
+  const ratio = results.rest.p50 / Math.max(results.graphql.p50, 1);
+  console.log(`  ${size} ${scenario.name}: ${ratio.toFixed(2)} ${ratio <= 1.1 ? 'met' : 'MISSED'}`);
+}
+if (sizes.length > 1) {
+  const [small, large] = [sizes[0]!, sizes[sizes.length - 1]!];
+  console.log(`\n${large / 1000}k / ${small / 1000}k median latency of the REST request (target ≤ 1.3):`);
+  for (const { size, scenario, results } of rows.filter((row) => row.size === large)) {
+    const before = rows.find((row) => row.size === small && row.scenario.name === scenario.name);
+    if (!before?.results.rest || !results.rest) continue;
+    const growth = Math.max(results.rest.p50, 1) / Math.max(before.results.rest.p50, 1);
+    console.log(`  ${scenario.name}: ${growth.toFixed(2)} ${growth <= 1.3 ? 'met' : 'MISSED'} (${size})`);
   }
 }
+if (memory) {
+  console.log(
+    `\nMemory of node dist/server.js (${sizes[sizes.length - 1]} resources): at rest ${memory.rest.toFixed(0)} MB (target ≤ 150), ` +
+      `under ${memorySeconds} s of mixed load at most ${memory.peak.toFixed(0)} MB (target ≤ 250), after ${memory.after.toFixed(0)} MB`,
+  );
+}
+for (const note of notes) console.log(`note: ${note}`);

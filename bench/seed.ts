@@ -221,17 +221,21 @@ export async function seedBench(size: SeedSize): Promise<void> {
       }
       for (const [word, weight] of weights) links.words.push({ resourceOid: oid, word, weight });
     }
-    await db.$transaction([
-      db.resource.createMany({ data: resources }),
-      db.resourceAuthor.createMany({ data: links.authors }),
-      db.resourceContributor.createMany({ data: links.contributors }),
-      db.resourceCategory.createMany({ data: links.categories }),
-      db.resourceLevel.createMany({ data: links.levels }),
-      db.resourcePedagogicType.createMany({ data: links.pedagogic }),
-      db.resourceGroup.createMany({ data: links.groups }),
-      db.resourceRelation.createMany({ data: links.relations }),
-      db.resourceWord.createMany({ data: links.words }),
-    ]);
+    // A batch of thousands of rows takes seconds on a busy machine: more than Prisma's default 5 s.
+    await db.$transaction(
+      async (tx) => {
+        await tx.resource.createMany({ data: resources });
+        await tx.resourceAuthor.createMany({ data: links.authors });
+        await tx.resourceContributor.createMany({ data: links.contributors });
+        await tx.resourceCategory.createMany({ data: links.categories });
+        await tx.resourceLevel.createMany({ data: links.levels });
+        await tx.resourcePedagogicType.createMany({ data: links.pedagogic });
+        await tx.resourceGroup.createMany({ data: links.groups });
+        await tx.resourceRelation.createMany({ data: links.relations });
+        await tx.resourceWord.createMany({ data: links.words });
+      },
+      { timeout: 300_000, maxWait: 60_000 },
+    );
   }
   if (provider === 'postgresql') {
     // Explicit ids leave the sequences behind; later inserts must not collide.

@@ -1,0 +1,79 @@
+/**
+ * The benchmark's seeded databases, cached between runs: `data/bench/v<version>-<size>.db` on
+ * SQLite, `rrs_bench_v<version>_<size>` on PostgreSQL (the databases the PostGraphile and
+ * one-statement anchors are pointed at). A database is seeded under a temporary name and renamed
+ * once complete, so an interrupted seeding never leaves a half-filled database behind.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import pg from 'pg';
+
+/** Bump when the seeded data changes. */
+export const SEED_VERSION = 2;
+
+export type BenchProvider = 'sqlite' | 'postgresql';
+
+export const postgresServer = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+
+function postgresUrl(name: string): string {
+  const url = new URL(postgresServer);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function seed(url: string, size: number) {
+  const persons = Math.max(50, Math.round(size / 20));
+  const groups = Math.max(10, Math.round(size / 200));
+  console.log(`seeding ${size} resources (${persons} persons, ${groups} groups)…`);
+  execFileSync('node_modules/.bin/tsx', ['bench/seed.ts', String(size), String(persons), String(groups)], {
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: 'inherit',
+  });
+}
+
+async function withServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: postgresServer });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The URL of the seeded database of `size` resources, seeding it first if needed. */
+export async function benchDatabase(provider: BenchProvider, size: number): Promise<string> {
+  if (provider === 'sqlite') {
+    mkdirSync('data/bench', { recursive: true });
+    const file = `data/bench/v${SEED_VERSION}-${size}.db`;
+    if (!existsSync(file)) {
+      const partial = `${file}.seeding`;
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
+      seed(`file:./${partial}`, size);
+      renameSync(partial, file);
+    }
+    return `file:./${file}`;
+  }
+  const name = `rrs_bench_v${SEED_VERSION}_${size}`;
+  const exists = await withServer(
+    async (client) => (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount,
+  );
+  if (!exists) {
+    const partial = `${name}_seeding`;
+    await withServer(async (client) => {
+      await client.query(`DROP DATABASE IF EXISTS ${partial} WITH (FORCE)`);
+      await client.query(`CREATE DATABASE ${partial}`);
+    });
+    seed(postgresUrl(partial), size);
+    await withServer((client) => client.query(`ALTER DATABASE ${partial} RENAME TO ${name}`));
+  }
+  return postgresUrl(name);
+}
+
+/** `npm run seed:bench`: prepares the databases a run will use. */
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const provider = (process.env.BENCH_DATABASE ?? 'sqlite') as BenchProvider;
+  for (const size of (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number)) {
+    console.log(await benchDatabase(provider, size));
+  }
+}
