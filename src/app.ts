@@ -1,11 +1,13 @@
 /**
  * createApp(): the Express application. Request flow:
  *
- *   HTTP → pino-http (request id) → CORS → body parsers → session
+ *   HTTP → pino-http (request id; credentials redacted) → security headers (helmet) → CORS
+ *        → body parsers (size limits for every content type) → hostile-input check → session
  *        → /graphql: Yoga
  *        → /api: route table → named operation → Yoga's enveloped pipeline → same resolvers
  *
- * plus /healthz (process up) and /readyz (database reachable).
+ * plus /healthz (process up) and /readyz (database reachable). Cross-site request forgery, input
+ * limits and rate limits are enforced in that shared pipeline (src/security/), not per route.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,17 +18,23 @@ import { pinoHttp } from 'pino-http';
 import { createSessionStore } from './auth/session-store.ts';
 import type { Config } from './config.ts';
 import { createContextFactory, type Services } from './context.ts';
+import { DatabaseAvailability } from './db/availability.ts';
 import { db } from './db/client.ts';
 import { isUniqueViolation } from './db/errors.ts';
 import { messages } from './errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
+import { answerDatabaseUnavailable } from './http/database-unavailable.ts';
+import { refuseHostileInput } from './http/request-hygiene.ts';
+import { allowCrossOriginReads, htmlPageHeaders, securityHeaders } from './http/security-headers.ts';
 import { HttpClient } from './lib/http-client.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger, requestSerializer } from './logger.ts';
 import { createOperationRunner } from './rest/execute.ts';
 import { loadOperations } from './rest/operations.ts';
 import { DEFAULT_METHODS } from './rest/route-table.ts';
 import { buildLegacyRouter } from './rest/router.ts';
 import { legacyRoutes } from './rest/routes/index.ts';
+import { createAbuseLimits } from './security/abuse-limits.ts';
+import { CSRF_PREVENTION_HEADER } from './security/cross-site.ts';
 
 export interface AppOptions {
   logger?: Logger;
@@ -45,23 +53,8 @@ export function labOrigins(config: Config): Set<string> {
   return new Set(config.labs.map((lab) => new URL(lab.baseUrl).origin));
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * Session cookies may travel on cross-site requests (labs need `sameSite: "none"`), so a page on any
- * site could make a browser post with its user's session. Browsers always send `Origin` on such
- * requests: writes are accepted only from this service's own origin and the configured labs.
- * Server-to-server callers (peers, scripts with a token) send no `Origin` and are unaffected.
- */
-export function refuseCrossSiteWrites(config: Config) {
-  const allowed = new Set([new URL(config.baseUrl).origin, ...labOrigins(config)]);
-  return (req: Request, res: Response, next: () => void) => {
-    const origin = req.headers.origin;
-    if (SAFE_METHODS.has(req.method) || origin === undefined || allowed.has(origin)) return next();
-    req.log.warn({ origin }, 'cross-site write refused');
-    res.status(403).json({ success: false, error: `Origine ${origin} non autorisée` });
-  };
-}
+const isJson = (req: IncomingMessage) =>
+  /^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? '');
 
 /**
  * The configured session secret, or one generated once and stored in the database so that every
@@ -89,9 +82,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       allowedBaseUrls: () => allowedBaseUrls,
       maxResponseBytes: config.http.maxResponseBytes,
     }),
+    abuse: await createAbuseLimits(config, logger),
+    database: new DatabaseAvailability(logger, () => db.$queryRawUnsafe('SELECT 1')),
   };
   const createContext = createContextFactory(services);
-  const yoga = createGraphQLServer(services, createContext);
+  const { yoga, graphiql } = createGraphQLServer(services, createContext);
   const operations = loadOperations(yoga.getEnveloped().schema);
   const runOperation = createOperationRunner(yoga, operations);
 
@@ -107,7 +102,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         origin: isPublic ? '*' : origin !== undefined && origins.has(origin) ? origin : false,
         credentials: !isPublic,
         methods: allowMethods ?? DEFAULT_METHODS,
-        allowedHeaders: ['Content-Type', 'X-ApiToken', 'X-Request-Id'],
+        allowedHeaders: ['Content-Type', 'X-ApiToken', 'X-Request-Id', CSRF_PREVENTION_HEADER],
         exposedHeaders: ['X-Request-Id'],
         maxAge: 600,
         preflightContinue: !answerPreflight,
@@ -133,8 +128,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         return id;
       },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      serializers: { req: requestSerializer },
+      // A 503 is a database outage, logged once by the availability monitor: no made-up stack per request.
+      customErrorObject: (_req, res, _error, fields) =>
+        res.statusCode === 503 && !(res as { err?: unknown }).err ? { ...fields, err: undefined } : fields,
     }),
   );
+  app.use(securityHeaders());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -144,14 +144,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await db.$queryRawUnsafe('SELECT 1');
       res.json({ status: 'ok' });
     } catch (error) {
-      req.log.error({ err: error }, 'readiness check failed');
+      // An outage is logged once by the availability monitor, not on every probe of a balancer.
+      if (!services.database.report(error)) req.log.error({ err: error }, 'readiness check failed');
       res.status(503).json({ status: 'unavailable' });
     }
   });
 
   // `/groupe/…`: three legacy group routes live outside `/api`.
   const served = ['/api', '/groupe', '/graphql'];
-  app.use(served, corsFor(undefined, false), refuseCrossSiteWrites(config));
+  app.use(served, corsFor(undefined, false));
+  app.use(['/api', '/groupe'], (req, res, next) => {
+    if (req.path.startsWith('/public/')) allowCrossOriginReads(res);
+    next();
+  });
   const limit = config.http.bodyLimit;
   app.use(served, express.json({ limit, type: ['application/json', 'application/*+json'] }));
   app.use(
@@ -159,27 +164,36 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     express.urlencoded({ limit, extended: true }),
     express.text({ limit, type: 'text/plain' }),
   );
-  app.use(
-    served,
-    session({
-      name: config.session.cookieName,
-      secret: await resolveSessionSecret(config),
-      store: sessionStore,
-      resave: false,
-      saveUninitialized: false,
-      rolling: true,
-      proxy: config.http.trustProxy !== false,
-      cookie: {
-        httpOnly: true,
-        sameSite: config.session.sameSite,
-        secure: config.session.secure,
-        maxAge: config.session.maxAgeSeconds * 1000,
-      },
-    }),
-  );
+  // Every other body Yoga accepts (application/graphql, forms, multipart) is read here, under the
+  // same limit, and handed to Yoga as a Buffer.
+  app.use('/graphql', express.raw({ limit, type: (req) => !isJson(req) }));
+  app.use(served, refuseHostileInput(config.input));
+  const sessions = session({
+    name: config.session.cookieName,
+    secret: await resolveSessionSecret(config),
+    store: sessionStore,
+    resave: false,
+    saveUninitialized: false,
+    rolling: true,
+    proxy: config.http.trustProxy !== false,
+    cookie: {
+      httpOnly: true,
+      sameSite: config.session.sameSite,
+      secure: config.session.secure,
+      maxAge: config.session.maxAgeSeconds * 1000,
+    },
+  });
+  // `/public/` routes ignore the session (API document): no statement is spent reading it.
+  app.use(served, (req, res, next) => (req.path.startsWith('/public/') ? next() : sessions(req, res, next)));
 
-  app.all('/graphql', (req: Request, res: Response) => yoga(req, res, { req, res }));
-  app.use(buildLegacyRouter(legacyRoutes, new Set(operations.keys()), runOperation, corsFor));
+  app.all('/graphql', (req: Request, res: Response) => {
+    // The request Yoga answers with GraphiQL (a browser's GET): the page's own security headers.
+    if (graphiql && req.method === 'GET' && req.headers.accept?.includes('text/html')) {
+      htmlPageHeaders(res, graphiql.contentSecurityPolicy());
+    }
+    return yoga(req, res, { req, res });
+  });
+  app.use(buildLegacyRouter(legacyRoutes, operations, runOperation, corsFor));
 
   const handleErrors: ErrorRequestHandler = (error, req, res, _next) => {
     if (res.headersSent) return;
@@ -196,13 +210,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       res.status(500).json({ success: false, error: messages.internal });
     }
   };
-  app.use(handleErrors);
+  app.use(answerDatabaseUnavailable(services.database), handleErrors);
 
   return {
     app,
     services,
     close: async () => {
+      services.database.stop();
       await sessionStore.shutdown();
+      await services.abuse.close();
     },
   };
 }

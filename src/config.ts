@@ -1,8 +1,8 @@
 /**
  * The service configuration: one typed, frozen object, validated with zod at start. Sources, later
  * ones winning: the JSON file (`CONFIG_FILE`, default config/default.json), then environment
- * variables (`PORT`, `DATABASE_URL`, `BASE_ID`, `BASE_URL`, `API_TOKENS`, `SESSION_SECRET`,
- * `LOG_LEVEL`).
+ * variables (`PORT`, `HOST`, `DATABASE_URL`, `BASE_ID`, `BASE_URL`, `API_TOKENS`, `SESSION_SECRET`,
+ * `LOG_LEVEL`, `REDIS_URL`).
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -28,6 +28,8 @@ export const DEFAULT_ROLES: Record<string, Permission[]> = {
 export const configSchema = z
   .object({
     port: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** Address to listen on; every interface when absent. */
+    host: z.string().min(1).optional(),
     databaseUrl: z
       .string()
       .default(DEFAULT_DATABASE_URL)
@@ -99,23 +101,84 @@ export const configSchema = z
         retryMaxMs: z.number().int().positive().default(3_600_000),
       })
       .prefault({}),
+    /**
+     * Input no operation could accept (src/security/input-limits.ts), refused with a 400 before any
+     * resolver or SQL: nesting, list and text sizes, keys per object; and the values of one list filter.
+     */
+    input: z
+      .object({
+        maxDepth: z.number().int().positive().default(64),
+        maxArrayLength: z.number().int().positive().default(10_000),
+        maxStringLength: z.number().int().positive().default(1_000_000),
+        maxObjectKeys: z.number().int().positive().default(10_000),
+        maxFilterValues: z.number().int().positive().default(1000),
+      })
+      .prefault({}),
+    /**
+     * Failed authentications (src/security/abuse-limits.ts): once a client address, or one subject
+     * (a lab credential, an API token, a checked pid), has failed this often within the window, its
+     * further attempts are answered 429 until the window ends. Successes are never counted. Counters
+     * live in the service database (shared by every instance), or in Redis when `redisUrl` is set.
+     */
+    rateLimits: z
+      .object({
+        enabled: z.boolean().default(true),
+        windowSeconds: z.number().int().positive().default(900),
+        /** A whole school often shares one address: keep it generous. */
+        failuresPerAddress: z.number().int().positive().default(100),
+        failuresPerSubject: z.number().int().positive().default(10),
+        redisUrl: z
+          .string()
+          .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+          .optional(),
+      })
+      .prefault({}),
     graphql: z
       .object({
         maxDepth: z.number().int().positive().default(12),
+        /** Introspection's own depth limit: the query GraphiQL sends is 15 fields deep. */
+        maxIntrospectionDepth: z.number().int().positive().default(16),
         maxAliases: z.number().int().positive().default(20),
         maxCost: z.number().int().positive().default(5000),
         maxTokens: z.number().int().positive().default(5000),
         maxDirectives: z.number().int().positive().default(20),
+        /** GraphiQL at GET /graphql in a browser: the schema is the API's documentation. */
         graphiql: z.boolean().default(true),
+        /** Schema introspection (`__schema`, `__type`); GraphiQL needs it. */
+        introspection: z.boolean().default(true),
         /** Shows the original message of unexpected errors; never in production. */
         exposeInternalErrors: z.boolean().default(false),
       })
       .prefault({}),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Start-up and shutdown (src/server.ts). */
+    lifecycle: z
+      .object({
+        /** How long a start waits for the database to answer before giving up (exit 1). */
+        databaseWaitMs: z.number().int().min(0).default(60_000),
+        /** First pause between attempts; doubled after each, up to 5 s. */
+        databaseRetryMs: z.number().int().positive().default(500),
+        /** After SIGTERM, how long requests in flight may take before their connections are cut. */
+        shutdownGraceMs: z.number().int().positive().default(8000),
+      })
+      .prefault({}),
   })
   .superRefine((config, ctx) => {
     if (config.listeNbDefault > config.maxSql) {
       ctx.addIssue({ code: 'custom', path: ['listeNbDefault'], message: 'must not exceed maxSql' });
+    }
+    // A request waiting on a lab or a peer must be able to finish while the service stops.
+    const longestCall = Math.max(
+      config.http.labTimeoutMs,
+      config.http.peerTimeoutMs,
+      config.http.deferPostTimeoutMs,
+    );
+    if (config.lifecycle.shutdownGraceMs <= longestCall) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['lifecycle', 'shutdownGraceMs'],
+        message: `must exceed the longest outgoing call timeout (${longestCall} ms)`,
+      });
     }
   });
 
@@ -152,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const overrides: Record<string, unknown> = {};
   if (env.PORT) overrides.port = env.PORT;
+  if (env.HOST) overrides.host = env.HOST;
   if (env.DATABASE_URL) overrides.databaseUrl = env.DATABASE_URL;
   if (env.BASE_ID) overrides.baseId = env.BASE_ID;
   if (env.BASE_URL) overrides.baseUrl = env.BASE_URL;
@@ -162,5 +226,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (env.SESSION_SECRET) overrides.sessionSecret = env.SESSION_SECRET;
   if (env.LOG_LEVEL) overrides.logLevel = env.LOG_LEVEL;
+  if (env.REDIS_URL) {
+    const fileLimits = fromFile.rateLimits;
+    overrides.rateLimits = { ...(typeof fileLimits === 'object' ? fileLimits : {}), redisUrl: env.REDIS_URL };
+  }
   return parseConfig({ ...fromFile, ...overrides });
 }

@@ -3,18 +3,25 @@
  * and the REST layer gets it through Yoga's enveloped pipeline. It resolves the caller once.
  */
 import type { IncomingMessage } from 'node:http';
-import { resolveViewer } from './auth/authn.ts';
+import { isValidApiToken, resolveViewer } from './auth/authn.ts';
 import { type SessionHandle, sessionHandle } from './auth/session.ts';
+import { personFactsOf } from './auth/session-store.ts';
 import type { Viewer } from './auth/viewer.ts';
 import type { Config } from './config.ts';
+import type { DatabaseAvailability } from './db/availability.ts';
 import type { HttpClient } from './lib/http-client.ts';
 import type { Logger } from './logger.ts';
+import type { AbuseLimits } from './security/abuse-limits.ts';
 
 /** Long-lived collaborators of one service instance. */
 export interface Services {
   config: Config;
   http: HttpClient;
   logger: Logger;
+  /** Failed-authentication limits (429 once an address or a subject has failed too often). */
+  abuse: AbuseLimits;
+  /** Whether the database answers; told of outages by whoever meets one. */
+  database: DatabaseAvailability;
 }
 
 export interface Context {
@@ -23,6 +30,10 @@ export interface Context {
   config: Config;
   services: Services;
   viewer: Viewer;
+  /** How the request authenticated itself, whatever the viewer turned out to be. */
+  credentials: { apiToken: boolean };
+  /** The client's address (`req.ip`: honours `http.trustProxy`), for per-address limits. */
+  clientAddress: string;
   session: SessionHandle;
   /** Resolves the caller again from the same credentials (after a login or logout). */
   identify(): Promise<Viewer>;
@@ -42,17 +53,32 @@ export interface ContextSource {
 
 export function createContextFactory(services: Services) {
   return async function createContext({ req }: ContextSource): Promise<Context> {
-    const request = req as IncomingMessage & { id?: unknown; log?: Logger };
+    const request = req as IncomingMessage & { id?: unknown; log?: Logger; ip?: string };
     const session = sessionHandle(req as Parameters<typeof sessionHandle>[0]);
     const header = req.headers['x-apitoken'];
-    const identify = () =>
-      resolveViewer(Array.isArray(header) ? header[0] : header, session, services.config);
+    const presented = Array.isArray(header) ? header[0] : header;
+    const apiToken = isValidApiToken(presented, services.config.apiTokens);
+    const clientAddress = request.ip ?? req.socket?.remoteAddress ?? 'unknown';
+    if (presented && !apiToken) {
+      // A wrong token is served as if absent, until this address or this token fails too often.
+      const limited = await services.abuse.recordFailure({
+        kind: 'apiToken',
+        address: clientAddress,
+        subject: presented,
+      });
+      if (limited) throw limited;
+    }
+    const identify = () => resolveViewer(apiToken, session, services.config);
+    // The first resolution uses the person read with the session (src/auth/session-store.ts).
+    const viewer = await resolveViewer(apiToken, session, services.config, personFactsOf(req));
     return {
       requestId: String(request.id ?? ''),
       log: request.log ?? services.logger,
       config: services.config,
       services,
-      viewer: await identify(),
+      viewer,
+      credentials: { apiToken },
+      clientAddress,
       session,
       identify,
       cache: new Map(),

@@ -1,14 +1,30 @@
 /**
  * The GraphQL server: Yoga over the Pothos schema, with the shared context factory, masking of
- * unexpected errors, limits on depth, aliases, cost, tokens and directives (graphql-armor), and
- * GraphiQL served without a CDN.
+ * unexpected errors, and the protections every operation passes through, whichever transport
+ * brought it (the REST layer executes through this same pipeline):
+ *   - limits on depth, aliases, cost, tokens and directives (graphql-armor), and a depth limit of
+ *     its own for introspection (src/graphql/introspection-depth.ts);
+ *   - input that cannot be valid refused before execution (src/security/input-limits.ts);
+ *   - state-changing operations refused when a browser was made to send them by another site
+ *     (src/security/cross-site.ts);
+ *   - no "Did you mean …" in any error message (they map the schema for a prober);
+ *   - introspection and GraphiQL (served without a CDN) can each be turned off.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga, type YogaLogger } from 'graphql-yoga';
+import { type ExecutionResult, GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { createYoga, maskError, type Plugin, type YogaLogger, type YogaServerInstance } from 'graphql-yoga';
+import { isValidApiToken } from '../auth/authn.ts';
 import type { Context, createContextFactory, Services } from '../context.ts';
-import type { ServerContext, Yoga } from '../rest/execute.ts';
+import { serviceUnavailableError } from '../db/availability.ts';
+import { graphqlRequestVerdict, type TransportFacts, useCrossSitePolicy } from '../security/cross-site.ts';
+import { useInputLimits } from '../security/input-limits.ts';
+import { type GraphiQLPage, graphiqlPage } from './graphiql.ts';
+import { useIntrospectionDepthLimit } from './introspection-depth.ts';
 import { schema } from './schema.ts';
+
+export type ServerContext = { req: IncomingMessage; res: ServerResponse } & TransportFacts;
+export type Yoga = YogaServerInstance<ServerContext, Context>;
 
 function yogaLogger(services: Services): YogaLogger {
   const log = services.logger.child({ component: 'graphql' });
@@ -16,35 +32,121 @@ function yogaLogger(services: Services): YogaLogger {
     debug: (...args) => log.debug(args.map(String).join(' ')),
     info: (...args) => log.info(args.map(String).join(' ')),
     warn: (...args) => log.warn(args.map(String).join(' ')),
-    error: (...args) => log.error({ err: args.find((a) => a instanceof Error) }, args.map(String).join(' ')),
+    error: (...args) => {
+      // An outage is logged once by the availability monitor, not as a stack per request.
+      if (args.some((a) => services.database.report(a))) return;
+      log.error({ err: args.find((a) => a instanceof Error) }, args.map(String).join(' '));
+    },
   };
+}
+
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+function withoutSuggestions(errors: readonly Error[] | undefined): void {
+  for (const error of errors ?? []) error.message = error.message.replace(SUGGESTION, '');
+}
+
+/**
+ * Removes "Did you mean …" from every message, from validation (unknown fields, arguments, types)
+ * as well as from execution (variable coercion: "Did you mean the enum value …").
+ */
+function useNoSuggestions(): Plugin {
+  return {
+    onValidate:
+      () =>
+      ({ result }) => {
+        withoutSuggestions(result);
+      },
+    onExecute: () => ({
+      onExecuteDone: ({ result }) => {
+        if (!(Symbol.asyncIterator in result)) withoutSuggestions((result as ExecutionResult).errors);
+      },
+    }),
+  };
+}
+
+/** Schema introspection refused (`__schema`, `__type`), for deployments that turn it off. */
+function useNoIntrospection(): Plugin {
+  return {
+    onValidate: ({ addValidationRule }) => {
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
+}
+
+/**
+ * `/graphql` over HTTP: a cookie caller's request must be one a page of another site cannot send
+ * without a CORS preflight (see `graphqlRequestVerdict`). The REST layer does not pass here.
+ */
+function useGraphQLRequestPolicy(services: Services): Plugin<object, ServerContext> {
+  const { session, apiTokens } = services.config;
+  return {
+    onRequestParse({ serverContext }) {
+      const req = serverContext?.req;
+      if (!req) return;
+      const header = req.headers['x-apitoken'];
+      const token = isValidApiToken(Array.isArray(header) ? header[0] : header, apiTokens);
+      const verdict = graphqlRequestVerdict(req, session.cookieName, token);
+      if (!verdict.allowed) {
+        throw new GraphQLError(`Requête refusée : ${verdict.reason}`, {
+          extensions: { code: 'CROSS_SITE_REQUEST', http: { status: 403 } },
+        });
+      }
+    },
+  };
+}
+
+export interface GraphQLServer {
+  yoga: Yoga;
+  /** The GraphiQL page, when enabled: its policy is set on the response before Yoga serves it. */
+  graphiql: GraphiQLPage | undefined;
 }
 
 export function createGraphQLServer(
   services: Services,
   createContext: ReturnType<typeof createContextFactory>,
-): Yoga {
+): GraphQLServer {
   const limits = services.config.graphql;
   const armor = new EnvelopArmor({
+    // Introspection has a depth limit of its own (useIntrospectionDepthLimit).
     maxDepth: { n: limits.maxDepth },
     maxAliases: { n: limits.maxAliases },
     costLimit: { maxCost: limits.maxCost },
     maxTokens: { n: limits.maxTokens },
     maxDirectives: { n: limits.maxDirectives },
-    // Suggestions ("did you mean …") help attackers map the schema; keep them for development.
-    blockFieldSuggestion: { enabled: !limits.exposeInternalErrors },
+    // Replaced by useNoSuggestions, which also covers execution errors.
+    blockFieldSuggestion: { enabled: false },
   });
-  return createYoga<ServerContext, Context>({
+  const graphiql = limits.graphiql ? graphiqlPage({ title: 'Resource Repository — GraphiQL' }) : undefined;
+  const yoga = createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     context: ({ req }) => createContext({ req }),
-    graphiql: limits.graphiql ? { title: 'Resource Repository — GraphiQL' } : false,
-    renderGraphiQL,
+    graphiql: graphiql ? graphiql.options : false,
+    renderGraphiQL: () => graphiql?.html() ?? '',
     landingPage: false,
     // CORS is Express's job, with one policy for /api and /graphql.
     cors: false,
-    maskedErrors: { isDev: limits.exposeInternalErrors },
+    maskedErrors: {
+      isDev: limits.exposeInternalErrors,
+      // A database outage is an expected condition with a code of its own, not an internal error.
+      maskError: (error, message, isDev) =>
+        services.database.report(error)
+          ? serviceUnavailableError(error instanceof GraphQLError ? error : undefined)
+          : maskError(error, message, isDev),
+    },
     logging: yogaLogger(services),
-    plugins: [...armor.protect().plugins],
+    plugins: [
+      ...armor.protect().plugins,
+      useIntrospectionDepthLimit(limits.maxIntrospectionDepth),
+      ...(limits.introspection ? [] : [useNoIntrospection()]),
+      // Suggestions stay only where internal errors are shown anyway (development).
+      ...(limits.exposeInternalErrors ? [] : [useNoSuggestions()]),
+      useGraphQLRequestPolicy(services),
+      // A forged request is refused as such, whatever its input.
+      useCrossSitePolicy(services.config),
+      useInputLimits(services.config.input),
+    ],
   });
+  return { yoga, graphiql };
 }

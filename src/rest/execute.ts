@@ -3,13 +3,8 @@
  * context factory (so the same caller resolution), plugins and error masking as `/graphql`. The
  * raw schema and the services are never called from a REST handler.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DocumentNode, ExecutionResult } from 'graphql';
-import type { YogaServerInstance } from 'graphql-yoga';
-import type { Context } from '../context.ts';
-
-export type ServerContext = { req: IncomingMessage; res: ServerResponse };
-export type Yoga = YogaServerInstance<ServerContext, Context>;
+import { type DocumentNode, type ExecutionResult, GraphQLError } from 'graphql';
+import type { ServerContext, Yoga } from '../graphql/yoga.ts';
 
 export function createOperationRunner(yoga: Yoga, operations: ReadonlyMap<string, DocumentNode>) {
   return async function runOperation(
@@ -20,7 +15,14 @@ export function createOperationRunner(yoga: Yoga, operations: ReadonlyMap<string
     const document = operations.get(name);
     if (!document) throw new Error(`Unknown operation ${name}`);
     const { contextFactory, execute, schema } = yoga.getEnveloped(serverContext);
-    const contextValue = await contextFactory();
+    let contextValue: Awaited<ReturnType<typeof contextFactory>>;
+    try {
+      contextValue = await contextFactory();
+    } catch (error) {
+      // The caller could not be resolved (e.g. too many wrong tokens): answered like /graphql does.
+      if (error instanceof GraphQLError) return { errors: [error] };
+      throw error;
+    }
     return (await execute({
       schema,
       document,

@@ -4,6 +4,8 @@
 import type cors from 'cors';
 import etag from 'etag';
 import { type Request, type Response, Router } from 'express';
+import { type DocumentNode, getOperationAST } from 'graphql';
+import { RETRY_AFTER_SECONDS } from '../db/availability.ts';
 import { DomainError, messages, statusOf } from '../errors.ts';
 import type { OperationRunner } from './execute.ts';
 import { failure, toLegacyResponse } from './legacy-response.ts';
@@ -54,10 +56,12 @@ function operationHandler(route: OperationRoute, runOperation: OperationRunner) 
       return;
     }
     const caller = route.publicCache ? withoutCredentials(req) : req;
-    const run = runOperation(route.operation, variables, { req: caller, res }).then((result) =>
+    const changesState = route.method !== 'get' || route.changesState === true;
+    const run = runOperation(route.operation, variables, { req: caller, res, changesState }).then((result) =>
       toLegacyResponse(result, route, parts),
     );
     const legacy = await withinTime(run, route.timeoutMs, failure(504, messages.timeout));
+    if (legacy.headers) res.set(legacy.headers);
     const { status, body } = route.respond ? route.respond(legacy) : legacy;
     if (route.publicCache && status === 200) {
       // With an ETag set, Express answers 304 itself when it matches If-None-Match.
@@ -67,6 +71,8 @@ function operationHandler(route: OperationRoute, runOperation: OperationRunner) 
       res.status(status).type('json').send(json);
       return;
     }
+    // Only a database outage answers 503: tell clients when to come back.
+    if (status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     res.status(status).json(body);
   };
 }
@@ -89,7 +95,7 @@ function preflightHandler(
 
 export function buildLegacyRouter(
   routes: readonly LegacyRoute[],
-  operationNames: ReadonlySet<string>,
+  operations: ReadonlyMap<string, DocumentNode>,
   runOperation: OperationRunner,
   corsFor: (allowMethods?: string) => ReturnType<typeof cors>,
 ): Router {
@@ -100,10 +106,17 @@ export function buildLegacyRouter(
         router.options(path, preflightHandler(corsFor, route.allowMethods));
         continue;
       }
-      if (!operationNames.has(route.operation)) {
-        throw new Error(
-          `Route ${route.method.toUpperCase()} ${path} names unknown operation ${route.operation}`,
-        );
+      const document = operations.get(route.operation);
+      const where = `Route ${route.method.toUpperCase()} ${path}`;
+      if (!document) throw new Error(`${where} names unknown operation ${route.operation}`);
+      // The table says which GETs change state; one that runs a mutation without saying so is a
+      // mistake in the table (the cross-site policy checks mutations whatever the row says).
+      if (
+        route.method === 'get' &&
+        !route.changesState &&
+        getOperationAST(document)?.operation === 'mutation'
+      ) {
+        throw new Error(`${where} runs the mutation ${route.operation}: mark it changesState`);
       }
       router[route.method](path, operationHandler(route, runOperation));
     }

@@ -190,36 +190,6 @@ describe('GraphQL endpoint', () => {
   });
 });
 
-describe('cross-site writes', () => {
-  const body = () => ({ origine: lab.baseUrl, token: lab.tokenFor(labUser()) });
-
-  it('refuses a write whose Origin is neither this service nor a lab, on /api and /graphql', async () => {
-    const rest = await app.client().post('/api/connexion').set('Origin', 'https://evil.example').send(body());
-    expect(rest.status).toBe(403);
-    expect(rest.body).toEqual({ success: false, error: 'Origine https://evil.example non autorisée' });
-    const gql = await app
-      .client()
-      .post('/graphql')
-      .set('Origin', 'https://evil.example')
-      .send({ query: 'mutation { logout { authenticated } }' });
-    expect(gql.status).toBe(403);
-  });
-
-  it('accepts writes from a lab, from this service itself, and from callers that send no Origin', async () => {
-    for (const origin of [new URL(lab.baseUrl).origin, 'http://repo.test', undefined]) {
-      const call = app.client().post('/api/connexion');
-      if (origin) call.set('Origin', origin);
-      const response = await call.send(body());
-      expect(response.body, String(origin)).toEqual({ success: true });
-    }
-  });
-
-  it('leaves reads from anywhere alone (CORS decides what the page may see)', async () => {
-    const response = await app.client().get('/api/personne/current').set('Origin', 'https://evil.example');
-    expect(response.status).toBe(200);
-  });
-});
-
 describe('sessions', () => {
   it('do not write to the store on every request of a logged-in user', async () => {
     const browser = app.browser();

@@ -1,14 +1,14 @@
 /** Configuration: validation, sources and their precedence. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_ROLES, loadConfig, parseConfig } from '../../src/config.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 const minimal = { baseId: 'repo', baseUrl: 'http://repo.test/', listeMax: 1000 };
 
 function configFile(content: unknown): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'rrs-config-')), 'config.json');
+  const file = join(scratchDir('config'), 'config.json');
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
 }
@@ -28,6 +28,7 @@ describe('parseConfig', () => {
       roles: DEFAULT_ROLES,
       session: { cookieName: 'connect.sid' },
       http: { bodyLimit: '8mb', labTimeoutMs: 5000 },
+      lifecycle: { databaseWaitMs: 60_000, databaseRetryMs: 500, shutdownGraceMs: 8000 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -49,6 +50,12 @@ describe('parseConfig', () => {
     [{ roles: { admin: ['fly'] } }, /roles\.admin\.0/],
     [{ listeNbDefault: 600 }, /listeNbDefault: must not exceed maxSql/],
     [{ listeMax: '1000' }, /listeMax/],
+    [
+      { lifecycle: { shutdownGraceMs: 5000 } },
+      /lifecycle\.shutdownGraceMs: must exceed the longest outgoing call timeout \(5000 ms\)/,
+    ],
+    [{ http: { peerTimeoutMs: 9000 } }, /lifecycle\.shutdownGraceMs: must exceed .*9000 ms/],
+    [{ lifecycle: { databaseWaitMs: -1 } }, /lifecycle\.databaseWaitMs/],
   ])('lists the problem of %j', (patch, message) => {
     expect(() => parseConfig({ ...minimal, ...patch })).toThrow(message);
   });
@@ -81,9 +88,11 @@ describe('loadConfig', () => {
       BASE_URL: 'https://env.example/',
       API_TOKENS: ' first-token-0123456789 ,second-token-0123456789,',
       SESSION_SECRET: 'env-session-secret-0123',
+      HOST: '127.0.0.1',
     });
     expect(config).toMatchObject({
       port: 4123,
+      host: '127.0.0.1',
       databaseUrl: 'postgresql://u:p@db:5432/repo',
       baseId: 'env-id',
       baseUrl: 'https://env.example/',
