@@ -150,6 +150,18 @@ export const configSchema = z
         exposeInternalErrors: z.boolean().default(false),
       })
       .prefault({}),
+    /**
+     * Anonymous public reads (`/api/public/…`, `publicResource…` in GraphQL) answered from memory
+     * until anything changes in the database (src/graphql/response-cache.ts).
+     */
+    responseCache: z
+      .object({
+        enabled: z.boolean().default(true),
+        maxEntries: z.number().int().positive().default(2000),
+        /** A bound on top of the invalidation, for changes made outside any service instance. */
+        ttlSeconds: z.number().int().positive().default(300),
+      })
+      .prefault({}),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Start-up and shutdown (src/server.ts). */
     lifecycle: z

@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeDatabase, openDatabase } from './db/client.ts';
+import { contentChanges } from './db/content-changes.ts';
 import { redact } from './db/database-url.ts';
 import { applyMigrations, MigrationError } from './db/migrate.ts';
 import { DatabaseUnreachableError, waitForDatabase } from './db/wait.ts';
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
     throw error;
   }
   await openDatabase(config.databaseUrl);
+  // Other instances' commits invalidate this one's response cache.
+  await contentChanges.listen({ logger, databaseUrl: config.databaseUrl });
   const { app, services, close } = await createApp(config, { logger });
   const outboxWorker = startOutboxWorker(services);
 
@@ -76,6 +79,7 @@ async function main(): Promise<void> {
       beforeDrain: () => outboxWorker.stop(),
       afterDrain: async () => {
         await close();
+        await contentChanges.stop();
         await closeDatabase();
       },
     });

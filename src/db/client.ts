@@ -9,6 +9,7 @@ import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import { type Prisma, PrismaClient } from '../generated/sqlite/client.ts';
+import { contentChanges, NON_CONTENT_MODELS } from './content-changes.ts';
 import { type Provider, providerOf } from './database-url.ts';
 
 export type { Group, Person, Resource } from '../generated/sqlite/client.ts';
@@ -60,8 +61,57 @@ export async function openDatabase(
     await client.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
     await client.$queryRawUnsafe('PRAGMA foreign_keys = ON');
   }
-  db = client;
-  return client;
+  db = watchContentWrites(client);
+  return db;
+}
+
+const WRITE_OPERATIONS = new Set([
+  'create',
+  'createMany',
+  'createManyAndReturn',
+  'update',
+  'updateMany',
+  'updateManyAndReturn',
+  'upsert',
+  'delete',
+  'deleteMany',
+]);
+
+/**
+ * The client, with every content write moving the content generation (src/db/content-changes.ts)
+ * before it is sent and once it is committed: after the statement, or after the `$transaction`
+ * it belongs to.
+ */
+function watchContentWrites(client: PrismaClient): PrismaClient {
+  const extended = client.$extends({
+    query: {
+      $allModels: {
+        async $allOperations({ model, operation, args, query }) {
+          if (!WRITE_OPERATIONS.has(operation) || NON_CONTENT_MODELS.has(model)) return query(args);
+          contentChanges.writing();
+          try {
+            return await query(args);
+          } finally {
+            // Inside a transaction this is not yet the commit: `$transaction` below moves it again.
+            contentChanges.committed();
+          }
+        },
+      },
+    },
+  }) as unknown as PrismaClient;
+  const transaction = extended.$transaction.bind(extended) as (...args: unknown[]) => Promise<unknown>;
+  return new Proxy(extended, {
+    get(target, property) {
+      if (property !== '$transaction') return Reflect.get(target, property);
+      return async (...args: unknown[]) => {
+        try {
+          return await transaction(...args);
+        } finally {
+          contentChanges.committed();
+        }
+      };
+    },
+  });
 }
 
 export async function closeDatabase(): Promise<void> {

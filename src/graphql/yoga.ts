@@ -21,6 +21,7 @@ import { graphqlRequestVerdict, type TransportFacts, useCrossSitePolicy } from '
 import { useInputLimits } from '../security/input-limits.ts';
 import { type GraphiQLPage, graphiqlPage } from './graphiql.ts';
 import { useIntrospectionDepthLimit } from './introspection-depth.ts';
+import { usePublicResponseCache } from './response-cache.ts';
 import { schema } from './schema.ts';
 
 export type ServerContext = { req: IncomingMessage; res: ServerResponse } & TransportFacts;
@@ -146,6 +147,8 @@ export function createGraphQLServer(
       // A forged request is refused as such, whatever its input.
       useCrossSitePolicy(services.config),
       useInputLimits(services.config.input),
+      // Last: a cached answer is served only to a request every check above let through.
+      usePublicResponseCache(services.config.responseCache),
     ],
   });
   return { yoga, graphiql };

@@ -21,7 +21,8 @@ let cle: string;
 
 beforeAll(async () => {
   lab = await startFakeLab('labCost');
-  app = await startApp({ labs: [lab.config()] });
+  // What a read costs the database, not what the response cache saves (test/integration/response-cache.test.ts).
+  app = await startApp({ labs: [lab.config()], responseCache: { enabled: false } });
   const authorUser = labUser({ type: 1 });
   author = await logIn(app, lab, authorUser);
   member = await logIn(app, lab, labUser({ type: 0 }));

@@ -1,0 +1,82 @@
+/**
+ * A response cache for anonymous public reads (`publicResource`, `publicResourceByOrigin`,
+ * `resourceRid`: what `/api/public/…` runs), built on envelop's response-cache plugin.
+ *
+ * Freshness does not rely on knowing which entry a change touches: every entry is keyed by the
+ * content generation current when its execution began (src/db/content-changes.ts), and any
+ * change to content moves the generation, on the instance that wrote at once, on the others when
+ * the database tells them (PostgreSQL NOTIFY, SQLite's data version). So an answer is served only
+ * while nothing at all changed since it was computed: a resource made private, unpublished,
+ * deleted, renamed, or one of its authors renamed, is never served from the cache after that.
+ * Entries of older generations are left to the LRU bound and the TTL.
+ */
+import { createInMemoryCache, defaultBuildResponseCacheKey, useResponseCache } from '@envelop/response-cache';
+import { type DocumentNode, getOperationAST, Kind } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../context.ts';
+import { contentChanges } from '../db/content-changes.ts';
+
+/** Root fields whose answers do not depend on who asks (beyond being anonymous). */
+export const CACHEABLE_ROOT_FIELDS: ReadonlySet<string> = new Set([
+  'publicResource',
+  'publicResourceByOrigin',
+  'resourceRid',
+]);
+
+export interface ResponseCacheOptions {
+  enabled: boolean;
+  maxEntries: number;
+  ttlSeconds: number;
+}
+
+const cacheableDocuments = new WeakMap<DocumentNode, Map<string, boolean>>();
+
+/** Whether the operation is a query whose every root field is cacheable (memoized per document). */
+function isCacheableOperation(document: DocumentNode, operationName: string | null | undefined): boolean {
+  const byName = cacheableDocuments.get(document) ?? new Map<string, boolean>();
+  cacheableDocuments.set(document, byName);
+  const key = operationName ?? '';
+  let cacheable = byName.get(key);
+  if (cacheable === undefined) {
+    const operation = getOperationAST(document, operationName);
+    cacheable =
+      operation?.operation === 'query' &&
+      operation.selectionSet.selections.every(
+        (selection) =>
+          (selection.kind === Kind.FIELD && CACHEABLE_ROOT_FIELDS.has(selection.name.value)) ||
+          (selection.kind === Kind.FIELD && selection.name.value === '__typename'),
+      );
+    byName.set(key, cacheable);
+  }
+  return cacheable;
+}
+
+export function usePublicResponseCache(options: ResponseCacheOptions): Plugin {
+  const inner = useResponseCache<Context>({
+    // Shared by every anonymous caller: only anonymous callers get here (see onExecute below).
+    session: () => null,
+    ttl: options.ttlSeconds * 1000,
+    // Freshness comes from the generation in the key, not from mutation results.
+    invalidateViaMutation: false,
+    includeExtensionMetadata: false,
+    cache: createInMemoryCache({ max: options.maxEntries }),
+    buildResponseCacheKey: async (params) =>
+      `${contentChanges.generation}:${await defaultBuildResponseCacheKey(params)}`,
+    // Typed errors are data (not found is a stable answer); GraphQL errors are never kept.
+    shouldCacheResult: ({ result }) => !result.errors?.length,
+  });
+  const { onExecute } = inner;
+  const plugin: typeof inner = {
+    ...inner,
+    onExecute(params) {
+      const { contextValue, document, operationName } = params.args;
+      if (!options.enabled || !onExecute) return;
+      if (contextValue.viewer?.kind !== 'anonymous') return;
+      // A change made elsewhere might not be heard: compute afresh, keep nothing.
+      if (!contentChanges.live) return;
+      if (!isCacheableOperation(document, operationName)) return;
+      return onExecute(params);
+    },
+  };
+  return plugin as Plugin;
+}

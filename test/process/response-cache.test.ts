@@ -1,0 +1,133 @@
+/**
+ * The response cache across instances: two service processes on one database. A change written
+ * through one is seen by anonymous public reads on the other within a second (PostgreSQL:
+ * LISTEN/NOTIFY; SQLite: the database's data version), and while an instance cannot hear the
+ * others (its listening connection killed) it serves nothing from memory.
+ */
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
+import { configFile, startServer } from '../support/server-process.ts';
+
+const TOKEN = 'cache-api-token-0123456789';
+let url: string;
+let reader: ReturnType<typeof startServer>;
+let writer: ReturnType<typeof startServer>;
+let readerBase: string;
+let writerBase: string;
+
+beforeAll(async () => {
+  url = await createTestDatabase('cache');
+  const env = {
+    CONFIG_FILE: configFile({
+      baseId: 'cache',
+      baseUrl: 'http://cache.test/',
+      listeMax: 100,
+      apiTokens: [TOKEN],
+      sessionSecret: 'cache-session-secret-0123456789',
+    }),
+    DATABASE_URL: url,
+  };
+  reader = startServer(env);
+  writer = startServer(env);
+  readerBase = `http://127.0.0.1:${await reader.serving}`;
+  writerBase = `http://127.0.0.1:${await writer.serving}`;
+});
+
+afterAll(async () => {
+  await Promise.all([reader?.stop(), writer?.stop()]);
+  await dropTestDatabase(url);
+});
+
+async function save(fields: Record<string, unknown>): Promise<number> {
+  const response = await fetch(`${writerBase}/api/ressource`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-apitoken': TOKEN },
+    body: JSON.stringify({ type: 'url', categories: [7], publie: true, restriction: 0, ...fields }),
+  });
+  const body = (await response.json()) as { oid: number };
+  expect(response.status, JSON.stringify(body)).toBe(200);
+  return body.oid;
+}
+
+const readTitle = async (oid: number) => {
+  const response = await fetch(`${readerBase}/api/public/${oid}`);
+  return response.status === 200 ? ((await response.json()) as { titre: string }).titre : response.status;
+};
+
+/** Milliseconds until the reader answers `expected`, polling every 10 ms for at most 5 s. */
+async function msUntil(oid: number, expected: string | number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < 5000) {
+    if ((await readTitle(oid)) === expected) return Date.now() - started;
+    await new Promise((done) => setTimeout(done, 10));
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+describe(`response cache across instances (${provider})`, () => {
+  it('a change through one instance is seen by the other within a second', async () => {
+    const oid = await save({ titre: 'Version 1' });
+    // Read on the reader until it answers from memory (twice the same answer).
+    expect(await readTitle(oid)).toBe('Version 1');
+    expect(await readTitle(oid)).toBe('Version 1');
+
+    const delays: number[] = [];
+    for (const [version, change] of [
+      ['Version 2', { titre: 'Version 2' }],
+      ['Version 3', { titre: 'Version 3' }],
+      [404, { titre: 'Version 3', restriction: 3 }],
+    ] as const) {
+      await save({ oid, ...change });
+      delays.push(await msUntil(oid, version));
+      // And it stays so: nothing older comes back from memory.
+      expect(await readTitle(oid)).toBe(version);
+    }
+    console.log(`${provider}: a change on one instance seen on the other after ${delays.join(', ')} ms`);
+    for (const delay of delays) expect(delay).toBeLessThan(1000);
+  });
+
+  it.runIf(provider === 'postgresql')(
+    'while its listening connection is down, an instance serves nothing from memory',
+    async () => {
+      const oid = await save({ titre: 'Avant la coupure' });
+      expect(await readTitle(oid)).toBe('Avant la coupure');
+      expect(await readTitle(oid)).toBe('Avant la coupure');
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        // Ends every LISTEN connection of both instances.
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+        );
+      } finally {
+        await admin.end();
+      }
+      await reader.waitForLog((line) => String(line.msg).startsWith('content change feed lost'), 5000);
+      await save({ oid, titre: 'Pendant la coupure' });
+      // Not heard (nobody listens), yet not served from memory either.
+      expect(await readTitle(oid)).toBe('Pendant la coupure');
+      await reader.waitForLog((line) => line.msg === 'content change feed restored', 5000);
+      await save({ oid, titre: 'Après la coupure' });
+      expect(await msUntil(oid, 'Après la coupure')).toBeLessThan(1000);
+    },
+  );
+
+  it.runIf(provider === 'sqlite')(
+    'a change written by another process straight into the file is seen too',
+    async () => {
+      const oid = await save({ titre: 'Avant' });
+      expect(await readTitle(oid)).toBe('Avant');
+      expect(await readTitle(oid)).toBe('Avant');
+      const database = new Database(url.replace(/^file:/, ''));
+      try {
+        database.prepare('UPDATE "Resource" SET titre = ? WHERE oid = ?').run('Changé à la main', oid);
+      } finally {
+        database.close();
+      }
+      expect(await msUntil(oid, 'Changé à la main')).toBeLessThan(1000);
+    },
+  );
+});
