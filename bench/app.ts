@@ -6,9 +6,9 @@ import { createLogger } from '../src/logger.ts';
 
 export const BENCH_TOKEN = 'bench-token-0123456789';
 
-export async function benchApp(databaseUrl: string) {
-  // The floor server replays the statements the service sent.
-  await openDatabase(databaseUrl, { announceStatements: true });
+/** With `announceStatements`, every SQL statement is reported (it costs time: recording runs only). */
+export async function benchApp(databaseUrl: string, { announceStatements = false } = {}) {
+  await openDatabase(databaseUrl, { announceStatements });
   const config = parseConfig({
     baseId: 'bench',
     baseUrl: 'http://127.0.0.1/',

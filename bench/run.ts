@@ -57,20 +57,34 @@ interface BenchServer {
   statements: Record<string, { first: number; again: number }>;
 }
 
-function startBenchServer(url: string, oid: number): Promise<BenchServer> {
+/** Runs bench/serve.ts and resolves with the first JSON line it prints. */
+function serve<T>(env: Record<string, string>): Promise<{ child: ChildProcess } & T> {
   const child = spawn('node_modules/.bin/tsx', ['bench/serve.ts'], {
-    env: { ...process.env, DATABASE_URL: url, BENCH_OID: String(oid) },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
       output += chunk;
-      const line = output.split('\n').find((l) => l.startsWith('{'));
+      // Complete lines only: the recording's line is long and comes in several chunks.
+      const line = output.split('\n').slice(0, -1).find((l) => l.startsWith('{'));
       if (line) resolve({ child, ...JSON.parse(line) });
     });
     child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
+}
+
+async function startBenchServer(url: string, oid: number): Promise<BenchServer> {
+  const base = { DATABASE_URL: url, BENCH_OID: String(oid) };
+  const { recorded, statements } = await serve<{
+    recorded: unknown;
+    statements: BenchServer['statements'];
+  }>({ ...base, BENCH_RECORD: '1' });
+  const file = join(mkdtempSync(join(tmpdir(), 'rrs-bench-')), 'recorded.json');
+  writeFileSync(file, JSON.stringify(recorded));
+  const server = await serve<{ appPort: number; floorPort: number }>({ ...base, BENCH_RECORDED: file });
+  return { ...server, statements };
 }
 
 interface Measure {

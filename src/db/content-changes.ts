@@ -91,7 +91,12 @@ class ContentChanges {
         }
         this.live = true;
       } catch (error) {
-        if (this.live) log.warn({ err: error }, 'cannot read the database version: response cache paused');
+        if (this.live) {
+          log.warn(
+            { error: (error as Error).message },
+            'cannot read the database version: response cache paused',
+          );
+        }
         this.live = false;
       }
     }, SQLITE_POLL_MS);
@@ -136,7 +141,8 @@ class ContentChanges {
         if (client !== next || stopped) return;
         client = undefined;
         this.live = false;
-        log.warn({ err: error }, 'content change feed lost: response cache paused');
+        // A database outage is logged (once) by the availability monitor: no stack here.
+        log.warn({ error: error?.message }, 'content change feed lost: response cache paused');
         next.end().catch(() => {});
         retry = setTimeout(reconnect, RECONNECT_MS);
       };

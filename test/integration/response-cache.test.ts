@@ -186,3 +186,30 @@ describe('every change is seen by the next anonymous read', () => {
     expect(after.body.titre).toBe('Changé');
   });
 });
+
+describe('list totals are counted once per state of the content', () => {
+  const countsOf = async (send: () => PromiseLike<{ body: { total?: number } }>) => {
+    const counts: string[] = [];
+    const stop = onStatement((sql) => {
+      if (/COUNT\(/i.test(sql)) counts.push(sql);
+    });
+    try {
+      return { total: (await send()).body.total, counts: counts.length };
+    } finally {
+      stop();
+    }
+  };
+
+  it.each([
+    ['anonymous', {}],
+    ['API token', tokenHeaders],
+  ])('%s: a repeated list counts nothing, and a new resource is in the next total', async (_label, headers) => {
+    const list = () => app.client().get('/api/liste?nb=3').set(headers);
+    const first = await countsOf(list);
+    const again = await countsOf(list);
+    expect(again).toEqual({ total: first.total, counts: 0 });
+    await createResource(app, { titre: 'Une de plus' });
+    const after = await countsOf(list);
+    expect(after).toEqual({ total: (first.total as number) + 1, counts: 1 });
+  });
+});

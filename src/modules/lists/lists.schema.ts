@@ -8,6 +8,7 @@ import { parseId } from '../../lib/integers.ts';
 import { loadDocuments, type ResourceDocument } from '../resources/resource-documents.ts';
 import { documentPartsFor, ResourceType } from '../resources/resources.schema.ts';
 import { autocomplete, type SearchFilter } from './autocomplete.ts';
+import { countResources } from './counts.ts';
 import {
   type AuthorList,
   type AuthorsPage,
@@ -207,7 +208,7 @@ builder.queryFields((t) => {
             },
           );
           // Counted only when asked for.
-          return Object.assign(connection, { totalCount: () => db.resource.count({ where }) });
+          return Object.assign(connection, { totalCount: () => countResources(where) });
         },
       },
       {

@@ -11,6 +11,7 @@ import { isPid } from '../persons/persons.service.ts';
 import { type DocumentParts, loadDocuments, type ResourceDocument } from '../resources/resource-documents.ts';
 import { readableWhere } from '../resources/resources.policy.ts';
 import { rightsSubject } from '../resources/resources.service.ts';
+import { countResources, countResourceWords } from './counts.ts';
 import {
   type FilterInput,
   FULLTEXT,
@@ -154,7 +155,7 @@ export function withWords({ where, words }: PreparedSearch): Prisma.ResourceWher
 /**
  * A page of a search: the total, the page's oids, then the documents of the page with the parts the
  * caller's fields need. Three statements whatever the page size (plus the look-ups of names that
- * filters designate).
+ * filters designate); two while the total of the same filters is kept (src/modules/lists/counts.ts).
  */
 export async function searchResources(
   context: Context,
@@ -175,7 +176,7 @@ export async function searchResources(
       resource: { AND: [where, ...others.map((word) => ({ words: { some: { word } } }))] },
     };
     const [total, rows] = await Promise.all([
-      db.resourceWord.count({ where: wordWhere }),
+      countResourceWords(wordWhere),
       db.resourceWord.findMany({
         where: wordWhere,
         orderBy: [{ weight: 'desc' }, { resourceOid: 'asc' }],
@@ -190,7 +191,7 @@ export async function searchResources(
 
   const fullWhere = withWords(prepared);
   const [total, rows] = await Promise.all([
-    db.resource.count({ where: fullWhere }),
+    countResources(fullWhere),
     db.resource.findMany({
       where: fullWhere,
       orderBy: ordering(prepared),
@@ -256,8 +257,8 @@ export async function authorsResources(
   };
   const where = { AND: [byAuthors, readableWhere(await rightsSubject(context))] };
   const [total, all, rows] = await Promise.all([
-    db.resource.count({ where }),
-    db.resource.count({ where: byAuthors }),
+    countResources(where),
+    countResources(byAuthors),
     db.resource.findMany({ where, orderBy: { oid: 'asc' }, skip: offset, take: size, select: { oid: true } }),
   ]);
   if (all > total) warnings.push(`${all - total} ressource(s) retirée(s) faute de droits de lecture`);

@@ -8,7 +8,7 @@
  * What a page needs depends on the fields asked for (`DocumentParts`): a light list needs the
  * rights facts only, a Ref its categories, `format=full` everything.
  */
-import { db, provider } from '../../db/client.ts';
+import { PREPARED, provider, readRows } from '../../db/client.ts';
 import { INT32_MAX } from '../../lib/integers.ts';
 import type { RightsFacts } from './resources.policy.ts';
 
@@ -266,7 +266,7 @@ function statementFor(key: KeyKind, parts: DocumentParts): Statement {
   let built = statements.get(id);
   if (!built) {
     if (provider === 'postgresql') {
-      built = { sql: statement(postgres(), key, parts), bind: (params) => params };
+      built = { sql: PREPARED + statement(postgres(), key, parts), bind: (params) => params };
     } else {
       const order: number[] = [];
       const sql = statement(sqlite(order), key, parts);
@@ -378,7 +378,7 @@ function toDocument(row: Row): ResourceDocument {
 // Loading
 
 async function run({ sql, bind }: Statement, params: unknown[]): Promise<ResourceDocument[]> {
-  const rows = await db.$queryRawUnsafe<Row[]>(sql, ...bind(params));
+  const rows = await readRows<Row>(sql, bind(params));
   return rows.map(toDocument);
 }
 

@@ -1,0 +1,31 @@
+/**
+ * Totals of lists, kept while nothing changes: a count walks every matching row (its cost grows
+ * with the repository), while the totals of the same filters change only when content does. An
+ * entry holds the content generation (src/db/content-changes.ts) current when its count began, and
+ * serves only while that generation is still current, exactly like the response cache.
+ */
+import { LRUCache } from 'lru-cache';
+import { db, type Prisma } from '../../db/client.ts';
+import { contentChanges } from '../../db/content-changes.ts';
+
+const totals = new LRUCache<string, { generation: number; total: number }>({ max: 5000 });
+
+async function kept(key: string, count: () => Promise<number>): Promise<number> {
+  const generation = contentChanges.generation;
+  const entry = totals.get(key);
+  if (entry && entry.generation === generation && contentChanges.live) return entry.total;
+  const total = await count();
+  // A change during the count leaves it unkept: it may have seen the rows before or after it.
+  if (contentChanges.generation === generation) totals.set(key, { generation, total });
+  return total;
+}
+
+/** How many resources match `where` (the filters, rights included: the key is the whole filter). */
+export function countResources(where: Prisma.ResourceWhereInput): Promise<number> {
+  return kept(`resource:${JSON.stringify(where)}`, () => db.resource.count({ where }));
+}
+
+/** How many word entries match `where` (ranked searches). */
+export function countResourceWords(where: Prisma.ResourceWordWhereInput): Promise<number> {
+  return kept(`word:${JSON.stringify(where)}`, () => db.resourceWord.count({ where }));
+}
