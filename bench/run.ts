@@ -68,7 +68,10 @@ function serve<T>(env: Record<string, string>): Promise<{ child: ChildProcess } 
     child.stdout!.on('data', (chunk) => {
       output += chunk;
       // Complete lines only: the recording's line is long and comes in several chunks.
-      const line = output.split('\n').slice(0, -1).find((l) => l.startsWith('{'));
+      const line = output
+        .split('\n')
+        .slice(0, -1)
+        .find((l) => l.startsWith('{'));
       if (line) resolve({ child, ...JSON.parse(line) });
     });
     child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));

@@ -70,7 +70,8 @@ if (provider === 'sqlite') {
 } else {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
   // Named as the service names them, so the floor prepares the same statements it does.
-  run = async (sql, params) => (await pool.query({ text: sql, values: params, name: preparedName(sql) })).rows;
+  run = async (sql, params) =>
+    (await pool.query({ text: sql, values: params, name: preparedName(sql) })).rows;
 }
 
 const floor = createServer(async (req, res) => {

@@ -203,13 +203,16 @@ describe('list totals are counted once per state of the content', () => {
   it.each([
     ['anonymous', {}],
     ['API token', tokenHeaders],
-  ])('%s: a repeated list counts nothing, and a new resource is in the next total', async (_label, headers) => {
-    const list = () => app.client().get('/api/liste?nb=3').set(headers);
-    const first = await countsOf(list);
-    const again = await countsOf(list);
-    expect(again).toEqual({ total: first.total, counts: 0 });
-    await createResource(app, { titre: 'Une de plus' });
-    const after = await countsOf(list);
-    expect(after).toEqual({ total: (first.total as number) + 1, counts: 1 });
-  });
+  ])(
+    '%s: a repeated list counts nothing, and a new resource is in the next total',
+    async (_label, headers) => {
+      const list = () => app.client().get('/api/liste?nb=3').set(headers);
+      const first = await countsOf(list);
+      const again = await countsOf(list);
+      expect(again).toEqual({ total: first.total, counts: 0 });
+      await createResource(app, { titre: 'Une de plus' });
+      const after = await countsOf(list);
+      expect(after).toEqual({ total: (first.total as number) + 1, counts: 1 });
+    },
+  );
 });
