@@ -89,6 +89,9 @@ export async function openDatabase(
     client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl }), log });
   } else {
     pool = new pg.Pool({ connectionString: databaseUrl, Client: PreparingClient });
+    // An idle connection the server ends (restart, dropped database) is discarded by the pool; the
+    // next query opens another, and an outage is reported by the queries that meet it.
+    pool.on('error', () => {});
     client = new PostgresClient({
       // The pool is ours: Prisma may disconnect and connect its adapter again (closeDatabase ends it).
       adapter: new PrismaPg(pool, { disposeExternalPool: false }),

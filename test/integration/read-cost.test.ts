@@ -66,6 +66,8 @@ const publicRoutes: string[] = [];
 async function statementsOf(send: () => PromiseLike<{ status: number; text: string }>) {
   // A first call takes what is done once per session or per process (a session touch, a statement cache).
   await send();
+  // The session touch that call may start can end after its response: let it, then count.
+  await new Promise((settled) => setTimeout(settled, 100));
   const statements: string[] = [];
   const stop = onStatement((sql) => statements.push(sql));
   try {
