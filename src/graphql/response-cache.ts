@@ -33,8 +33,11 @@ const cacheableDocuments = new WeakMap<DocumentNode, Map<string, boolean>>();
 
 /** Whether the operation is a query whose every root field is cacheable (memoized per document). */
 function isCacheableOperation(document: DocumentNode, operationName: string | null | undefined): boolean {
-  const byName = cacheableDocuments.get(document) ?? new Map<string, boolean>();
-  cacheableDocuments.set(document, byName);
+  let byName = cacheableDocuments.get(document);
+  if (!byName) {
+    byName = new Map<string, boolean>();
+    cacheableDocuments.set(document, byName);
+  }
   const key = operationName ?? '';
   let cacheable = byName.get(key);
   if (cacheable === undefined) {
@@ -43,8 +46,8 @@ function isCacheableOperation(document: DocumentNode, operationName: string | nu
       operation?.operation === 'query' &&
       operation.selectionSet.selections.every(
         (selection) =>
-          (selection.kind === Kind.FIELD && CACHEABLE_ROOT_FIELDS.has(selection.name.value)) ||
-          (selection.kind === Kind.FIELD && selection.name.value === '__typename'),
+          selection.kind === Kind.FIELD &&
+          (CACHEABLE_ROOT_FIELDS.has(selection.name.value) || selection.name.value === '__typename'),
       );
     byName.set(key, cacheable);
   }
