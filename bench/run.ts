@@ -28,6 +28,10 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const memorySeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 30);
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+/** Only the scenarios whose name contains this text (BENCH_ONLY=list), to iterate on one. */
+const only = process.env.BENCH_ONLY;
+const selected = (scenarios: Scenario[]) =>
+  only ? scenarios.filter((scenario) => scenario.name.includes(only)) : scenarios;
 
 /** A public and published resource with an oid from 5000 (PostGraphile's documents use 5004). */
 async function publicOid(url: string): Promise<number> {
@@ -159,7 +163,7 @@ const notes: string[] = [];
 for (const size of sizes) {
   const url = await benchDatabase(provider, size);
   const oid = await publicOid(url);
-  const scenarios = scenariosFor(oid);
+  const scenarios = selected(scenariosFor(oid));
   const server = await startBenchServer(url, oid);
   const anchors =
     provider === 'postgresql'
