@@ -5,8 +5,9 @@
  * serves only while that generation is still current, exactly like the response cache.
  */
 import { LRUCache } from 'lru-cache';
-import { db, type Prisma } from '../../db/client.ts';
+import { db, type Prisma, provider, readRows } from '../../db/client.ts';
 import { contentChanges } from '../../db/content-changes.ts';
+import { parameterSink, whereSql } from './where-sql.ts';
 
 const totals = new LRUCache<string, { generation: number; total: number }>({ max: 5000 });
 
@@ -22,7 +23,19 @@ async function kept(key: string, count: () => Promise<number>): Promise<number> 
 
 /** How many resources match `where` (the filters, rights included: the key is the whole filter). */
 export function countResources(where: Prisma.ResourceWhereInput): Promise<number> {
-  return kept(`resource:${JSON.stringify(where)}`, () => db.resource.count({ where }));
+  return kept(`resource:${JSON.stringify(where)}`, () => count(where));
+}
+
+/** The count in SQL written here when the condition translates (see where-sql.ts), else Prisma's. */
+async function count(where: Prisma.ResourceWhereInput): Promise<number> {
+  const { sink, values } = parameterSink(provider);
+  const condition = whereSql(sink, where);
+  if (condition === undefined) return db.resource.count({ where });
+  const [row] = await readRows<{ total: number | string }>(
+    `SELECT count(*) AS total FROM "Resource" r WHERE ${condition}`,
+    values,
+  );
+  return Number(row!.total);
 }
 
 /** How many word entries match `where` (ranked searches). */

@@ -37,38 +37,12 @@ async function groupOids(names: string[]): Promise<number[]> {
   return rows.map((row) => row.oid);
 }
 
-/** Up to this many matches, a relation filter becomes a primary-key list (see `selective`). */
-export const SELECTIVE_LIMIT = 2000;
-
-type LinkTable =
-  | 'resourceAuthor'
-  | 'resourceContributor'
-  | 'resourceLevel'
-  | 'resourceCategory'
-  | 'resourcePedagogicType'
-  | 'resourceDocumentaryType'
-  | 'resourceGroup'
-  | 'resourceAuthorGroup';
-
 /**
- * A relation filter, driven by the join table's index when few resources match. Prisma writes
- * relation filters as a correlated EXISTS, which SQLite evaluates by walking the resources and
- * probing the join table for each: fine when many match (pages stop early), a full pass when few
- * do. So the matching ids are looked up first (one indexed statement, capped); a small set becomes
- * `oid IN (…)` (primary-key look-ups), a large one keeps the EXISTS form.
+ * Any of `conditions`; none: nothing matches, as for an empty list of values elsewhere (Prisma
+ * would drop an empty `OR` nested in an `AND`, matching everything).
  */
-async function selective(table: LinkTable, match: Record<string, unknown>, exists: Where): Promise<Where> {
-  // The join tables share (resourceOid, value) columns; their delegates do not share a type.
-  const delegate = db[table] as unknown as {
-    findMany(args: object): Promise<{ resourceOid: number }[]>;
-  };
-  const rows = await delegate.findMany({
-    where: match,
-    select: { resourceOid: true },
-    distinct: ['resourceOid'],
-    take: SELECTIVE_LIMIT + 1,
-  });
-  return rows.length <= SELECTIVE_LIMIT ? { oid: { in: rows.map((row) => row.resourceOid) } } : exists;
+function anyOf(conditions: Where[]): Where {
+  return conditions.length === 0 ? { oid: { in: [] } } : { OR: conditions };
 }
 
 /** A date-only value matches its whole day; a full timestamp matches exactly. */
@@ -101,18 +75,12 @@ export const INDEXES: Record<string, IndexDefinition> = {
   langue: { kind: 'string', where: (v: string[]) => ({ langue: { in: v } }), orderBy: 'langue' },
   auteurs: {
     kind: 'string',
-    where: async (v: string[]) => {
-      const match = { personOid: { in: await personOids(v) } };
-      return selective('resourceAuthor', match, { authors: { some: match } });
-    },
+    where: async (v: string[]) => ({ authors: { some: { personOid: { in: await personOids(v) } } } }),
     present: { authors: { some: {} } },
   },
   contributeurs: {
     kind: 'string',
-    where: async (v: string[]) => {
-      const match = { personOid: { in: await personOids(v) } };
-      return selective('resourceContributor', match, { contributors: { some: match } });
-    },
+    where: async (v: string[]) => ({ contributors: { some: { personOid: { in: await personOids(v) } } } }),
     present: { contributors: { some: {} } },
   },
   niveaux: {
@@ -122,53 +90,32 @@ export const INDEXES: Record<string, IndexDefinition> = {
   },
   categories: {
     kind: 'int',
-    where: (v: number[]) =>
-      selective(
-        'resourceCategory',
-        { categoryId: { in: v } },
-        { categories: { some: { categoryId: { in: v } } } },
-      ),
+    where: (v: number[]) => ({ categories: { some: { categoryId: { in: v } } } }),
     present: { categories: { some: {} } },
   },
   typePedagogiques: {
     kind: 'int',
-    where: (v: number[]) =>
-      selective(
-        'resourcePedagogicType',
-        { typeId: { in: v } },
-        { pedagogicTypes: { some: { typeId: { in: v } } } },
-      ),
+    where: (v: number[]) => ({ pedagogicTypes: { some: { typeId: { in: v } } } }),
     present: { pedagogicTypes: { some: {} } },
   },
   typeDocumentaires: {
     kind: 'int',
-    where: (v: number[]) =>
-      selective(
-        'resourceDocumentaryType',
-        { typeId: { in: v } },
-        { documentaryTypes: { some: { typeId: { in: v } } } },
-      ),
+    where: (v: number[]) => ({ documentaryTypes: { some: { typeId: { in: v } } } }),
     present: { documentaryTypes: { some: {} } },
   },
   groupes: {
     kind: 'string',
-    where: async (v: string[]) => {
-      const match = { groupOid: { in: await groupOids(v) } };
-      return selective('resourceGroup', match, { readerGroups: { some: match } });
-    },
+    where: async (v: string[]) => ({ readerGroups: { some: { groupOid: { in: await groupOids(v) } } } }),
     present: { readerGroups: { some: {} } },
   },
   groupesAuteurs: {
     kind: 'string',
-    where: async (v: string[]) => {
-      const match = { groupOid: { in: await groupOids(v) } };
-      return selective('resourceAuthorGroup', match, { authorGroups: { some: match } });
-    },
+    where: async (v: string[]) => ({ authorGroups: { some: { groupOid: { in: await groupOids(v) } } } }),
     present: { authorGroups: { some: {} } },
   },
   publie: {
     kind: 'boolean',
-    where: (v: boolean[]) => ({ OR: v.map((publie) => ({ publie })) }),
+    where: (v: boolean[]) => anyOf(v.map((publie) => ({ publie }))),
     orderBy: 'publie',
   },
   restriction: { kind: 'int', where: (v: number[]) => ({ restriction: { in: v } }), orderBy: 'restriction' },
@@ -180,12 +127,12 @@ export const INDEXES: Record<string, IndexDefinition> = {
   },
   dateCreation: {
     kind: 'date',
-    where: (v: Date[]) => ({ OR: dateCondition(v).map((dateCreation) => ({ dateCreation })) }),
+    where: (v: Date[]) => anyOf(dateCondition(v).map((dateCreation) => ({ dateCreation }))),
     orderBy: 'dateCreation',
   },
   dateMiseAJour: {
     kind: 'date',
-    where: (v: Date[]) => ({ OR: dateCondition(v).map((dateMiseAJour) => ({ dateMiseAJour })) }),
+    where: (v: Date[]) => anyOf(dateCondition(v).map((dateMiseAJour) => ({ dateMiseAJour }))),
     orderBy: 'dateMiseAJour',
   },
 };

@@ -13,6 +13,7 @@ import {
   type AuthorList,
   type AuthorsPage,
   authorsResources,
+  listParts,
   ordering,
   PERSONAL_LIST_DENIED,
   personalResources,
@@ -203,7 +204,7 @@ builder.queryFields((t) => {
               return loadDocuments(
                 rows.map((row) => row.oid),
                 context.config.baseId,
-                documentPartsFor(info, ['edges', 'node']),
+                listParts(context, documentPartsFor(info, ['edges', 'node'])),
               );
             },
           );

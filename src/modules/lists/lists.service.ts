@@ -8,8 +8,13 @@ import { db, type Prisma } from '../../db/client.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { searchWords } from '../../lib/text.ts';
 import { isPid } from '../persons/persons.service.ts';
-import { type DocumentParts, loadDocuments, type ResourceDocument } from '../resources/resource-documents.ts';
-import { readableWhere } from '../resources/resources.policy.ts';
+import {
+  type DocumentParts,
+  loadDocuments,
+  loadPage,
+  type ResourceDocument,
+} from '../resources/resource-documents.ts';
+import { readableWhere, rightsNeedRelations } from '../resources/resources.policy.ts';
 import { rightsSubject } from '../resources/resources.service.ts';
 import { countResources, countResourceWords } from './counts.ts';
 import {
@@ -20,6 +25,7 @@ import {
   orderColumn,
   parseFilterValues,
 } from './filters.ts';
+import { type ParameterSink, whereSql } from './where-sql.ts';
 
 export interface SearchArgs {
   filters?: FilterInput[] | null;
@@ -160,9 +166,10 @@ export function withWords({ where, words }: PreparedSearch): Prisma.ResourceWher
 export async function searchResources(
   context: Context,
   args: SearchArgs,
-  parts: DocumentParts,
+  fieldParts: DocumentParts,
   forced: FilterInput[] = [],
 ): Promise<SearchPage> {
+  const parts = listParts(context, fieldParts);
   const prepared = await prepareSearch(context, args, forced);
   const { where, words, orderBy, order, query, warnings } = prepared;
   const { start, nb } = paging(context, args.start, args.nb);
@@ -190,18 +197,41 @@ export async function searchResources(
   }
 
   const fullWhere = withWords(prepared);
-  const [total, rows] = await Promise.all([
-    countResources(fullWhere),
-    db.resource.findMany({
-      where: fullWhere,
-      orderBy: ordering(prepared),
-      skip: start,
-      take: nb,
-      select: { oid: true },
-    }),
-  ]);
-  const oids = rows.map((row) => row.oid);
-  return { ...page, total, items: await loadDocuments(oids, context.config.baseId, parts) };
+  const { baseId } = context.config;
+  const pageQuery = {
+    where: (sink: ParameterSink) => whereSql(sink, fullWhere),
+    orderColumn: prepared.orderColumn,
+    order,
+    start,
+    nb,
+  };
+  const [total, items] = await Promise.all([countResources(fullWhere), loadPage(pageQuery, baseId, parts)]);
+  if (items !== undefined) return { ...page, total, items };
+  // A condition SQL written here cannot express: the page's oids through Prisma, then the documents.
+  const rows = await db.resource.findMany({
+    where: fullWhere,
+    orderBy: ordering(prepared),
+    skip: start,
+    take: nb,
+    select: { oid: true },
+  });
+  return {
+    ...page,
+    total,
+    items: await loadDocuments(
+      rows.map((row) => row.oid),
+      baseId,
+      parts,
+    ),
+  };
+}
+
+/**
+ * The document parts of a list for this caller: the fields' parts, without the relations of the
+ * rights facts when the caller's rights do not depend on them (a sub-query each, per resource).
+ */
+export function listParts(context: Context, fieldParts: DocumentParts): DocumentParts {
+  return rightsNeedRelations(context.viewer) ? fieldParts : { ...fieldParts, withoutRelationFacts: true };
 }
 
 export const PERSONAL_LIST_DENIED =

@@ -10,6 +10,7 @@
  */
 import { PREPARED, provider, readRows } from '../../db/client.ts';
 import { INT32_MAX } from '../../lib/integers.ts';
+import { isSqlOrderColumn, type ParameterSink, parameterSink } from '../lists/where-sql.ts';
 import type { RightsFacts } from './resources.policy.ts';
 
 export interface PersonSummary {
@@ -74,13 +75,21 @@ export interface ResourceDocument {
 }
 
 export interface DocumentParts {
+  /** The columns beyond a list's summary (`DETAIL_COLUMNS`); a summary has the others only. */
+  detail?: boolean;
   links?: boolean;
   people?: boolean;
   groups?: boolean;
   targets?: boolean;
+  /**
+   * Leave out the authors, contributors and groups of the rights facts: for callers whose rights
+   * never depend on them (`rightsNeedRelations`). Reading them then throws, never answers empty.
+   */
+  withoutRelationFacts?: boolean;
 }
 
-export const ALL_PARTS: Readonly<Required<DocumentParts>> = {
+export const ALL_PARTS: Readonly<Required<Omit<DocumentParts, 'withoutRelationFacts'>>> = {
+  detail: true,
   links: true,
   people: true,
   groups: true,
@@ -177,22 +186,27 @@ function groups(d: Dialect, table: string): string {
   );
 }
 
-const SCALARS = [
+/** The columns every document has: a list's summary, and what rights depend on. */
+const SUMMARY_COLUMNS = [
   'oid',
-  'origine',
-  'idOrigine',
   'titre',
   'resume',
   'description',
   'commentaires',
   'type',
-  'langue',
   'publie',
   'restriction',
+  'aliasOf',
+];
+
+/** The other columns, in documents with the `detail` part. */
+const DETAIL_COLUMNS = [
+  'origine',
+  'idOrigine',
+  'langue',
   'indexable',
   'parametres',
   'enfants',
-  'aliasOf',
   'cle',
   'version',
   'inc',
@@ -208,7 +222,24 @@ type KeyKind = 'oid' | 'oids' | 'cle' | 'origin';
  * The rid prefix (`<baseId>/`) is the last parameter, when targets are asked for.
  */
 function statement(d: Dialect, key: KeyKind, parts: DocumentParts): string {
-  const columns = [...SCALARS.map((column) => `r."${column}"`), ...factColumns(d, 'r')];
+  const keyParams = key === 'origin' ? 2 : 1;
+  const columns = documentColumns(d, parts, keyParams + 1);
+  // Built after the columns: parameters are numbered in the order the SQL text uses them.
+  const where = {
+    oid: () => `r.oid = ${d.param(1)}`,
+    oids: () => d.inOids('r.oid', 1),
+    cle: () => `r.cle = ${d.param(1)}`,
+    origin: () => `r.origine = ${d.param(1)} AND r."idOrigine" = ${d.param(2)}`,
+  }[key]();
+  return `SELECT ${columns} FROM "Resource" r WHERE ${where}`;
+}
+
+/** The columns of a document of resource alias `r`; parameter `prefix` is the rid prefix (targets). */
+function documentColumns(d: Dialect, parts: DocumentParts, prefix: number): string {
+  const columns = [...SUMMARY_COLUMNS, ...(parts.detail ? DETAIL_COLUMNS : [])].map(
+    (column) => `r."${column}"`,
+  );
+  if (!parts.withoutRelationFacts) columns.push(...factColumns(d, 'r'));
   if (parts.links) {
     columns.push(
       `${oids(d, 'ResourceCategory', 'categoryId', 'r')} AS categories`,
@@ -231,9 +262,7 @@ function statement(d: Dialect, key: KeyKind, parts: DocumentParts): string {
       `${groups(d, 'ResourceAuthorGroup')} AS "authorGroups"`,
     );
   }
-  const keyParams = key === 'origin' ? 2 : 1;
   if (parts.targets) {
-    const prefix = keyParams + 1;
     const facts = factColumns(d, 't').map((column) => column.replace(/ AS "\w+"$/, ''));
     columns.push(
       `${d.array(
@@ -243,14 +272,7 @@ function statement(d: Dialect, key: KeyKind, parts: DocumentParts): string {
       )} AS targets`,
     );
   }
-  // Built after the columns: parameters are numbered in the order the SQL text uses them.
-  const where = {
-    oid: () => `r.oid = ${d.param(1)}`,
-    oids: () => d.inOids('r.oid', 1),
-    cle: () => `r.cle = ${d.param(1)}`,
-    origin: () => `r.origine = ${d.param(1)} AND r."idOrigine" = ${d.param(2)}`,
-  }[key]();
-  return `SELECT ${columns.join(', ')} FROM "Resource" r WHERE ${where}`;
+  return columns.join(', ');
 }
 
 interface Statement {
@@ -262,7 +284,7 @@ interface Statement {
 /** Statements are built once per shape. */
 const statements = new Map<string, Statement>();
 function statementFor(key: KeyKind, parts: DocumentParts): Statement {
-  const id = `${provider}:${key}:${parts.links ? 'l' : ''}${parts.people ? 'p' : ''}${parts.groups ? 'g' : ''}${parts.targets ? 't' : ''}`;
+  const id = `${provider}:${key}:${parts.detail ? 'd' : ''}${parts.links ? 'l' : ''}${parts.people ? 'p' : ''}${parts.groups ? 'g' : ''}${parts.targets ? 't' : ''}${parts.withoutRelationFacts ? '-' : ''}`;
   let built = statements.get(id);
   if (!built) {
     if (provider === 'postgresql') {
@@ -295,41 +317,66 @@ const group = ([oid, nom]: [number, string]): GroupSummary => ({ oid, nom });
 
 type TargetTuple = [number, string, string, boolean | number, number, string | null, ...unknown[]];
 
+const notLoaded = (): never => {
+  throw new Error('The rights facts of this document were loaded without authors and groups');
+};
+
+/** Facts of a document read `withoutRelationFacts`: reading a relation is a programming error. */
+function factsWithoutRelations(row: Row): RightsFacts {
+  const facts = {
+    publie: Boolean(row.publie),
+    restriction: row.restriction as number,
+    type: row.type as string,
+    aliasOf: row.aliasOf as string | null,
+  };
+  for (const name of ['authorOids', 'contributorOids', 'readerGroupOids', 'authorGroupOids'])
+    Object.defineProperty(facts, name, { get: notLoaded, enumerable: false });
+  return facts as RightsFacts;
+}
+
 function toDocument(row: Row): ResourceDocument {
   const document = {
     oid: row.oid,
-    origine: row.origine,
-    idOrigine: row.idOrigine,
     titre: row.titre,
     resume: row.resume,
     description: row.description,
     commentaires: row.commentaires,
     type: row.type,
-    langue: row.langue,
     publie: Boolean(row.publie),
     restriction: row.restriction,
-    indexable: Boolean(row.indexable),
-    parametres: json(row.parametres ?? null),
-    enfants: json(row.enfants ?? null),
     aliasOf: row.aliasOf,
-    cle: row.cle,
-    version: row.version,
-    inc: row.inc,
-    archiveOid: row.archiveOid,
-    dateCreation: row.dateCreation instanceof Date ? row.dateCreation : new Date(row.dateCreation as string),
-    dateMiseAJour:
-      row.dateMiseAJour instanceof Date ? row.dateMiseAJour : new Date(row.dateMiseAJour as string),
-    facts: {
-      publie: Boolean(row.publie),
-      restriction: row.restriction as number,
-      type: row.type as string,
-      aliasOf: row.aliasOf as string | null,
-      authorOids: json<number[]>(row.authorOids),
-      contributorOids: json<number[]>(row.contributorOids),
-      readerGroupOids: json<number[]>(row.readerGroupOids),
-      authorGroupOids: json<number[]>(row.authorGroupOids),
-    },
+    facts:
+      row.authorOids === undefined
+        ? factsWithoutRelations(row)
+        : {
+            publie: Boolean(row.publie),
+            restriction: row.restriction as number,
+            type: row.type as string,
+            aliasOf: row.aliasOf as string | null,
+            authorOids: json<number[]>(row.authorOids),
+            contributorOids: json<number[]>(row.contributorOids),
+            readerGroupOids: json<number[]>(row.readerGroupOids),
+            authorGroupOids: json<number[]>(row.authorGroupOids),
+          },
   } as ResourceDocument;
+  if (row.origine !== undefined) {
+    Object.assign(document, {
+      origine: row.origine,
+      idOrigine: row.idOrigine,
+      langue: row.langue,
+      indexable: Boolean(row.indexable),
+      parametres: json(row.parametres ?? null),
+      enfants: json(row.enfants ?? null),
+      cle: row.cle,
+      version: row.version,
+      inc: row.inc,
+      archiveOid: row.archiveOid,
+      dateCreation:
+        row.dateCreation instanceof Date ? row.dateCreation : new Date(row.dateCreation as string),
+      dateMiseAJour:
+        row.dateMiseAJour instanceof Date ? row.dateMiseAJour : new Date(row.dateMiseAJour as string),
+    });
+  }
   if (row.categories !== undefined) {
     document.categories = json(row.categories);
     document.niveaux = json(row.niveaux);
@@ -410,4 +457,55 @@ export async function loadDocuments(
   const rows = await run(statementFor('oids', parts), [JSON.stringify(oids), ...prefix]);
   const byOid = new Map(rows.map((row) => [row.oid, row]));
   return oids.flatMap((oid) => byOid.get(oid) ?? []);
+}
+
+/** A page of a list: its condition (see src/modules/lists/where-sql.ts), order and bounds. */
+export interface PageQuery {
+  /** The condition on resource alias `r`, its values added to the sink; undefined: not expressible. */
+  where: (sink: ParameterSink) => string | undefined;
+  /** A Resource column; ties are broken by oid in the same direction. */
+  orderColumn: string;
+  order: 'asc' | 'desc';
+  start: number;
+  nb: number;
+}
+
+/**
+ * The documents of a page of a list, in its order: page and documents in one statement (the page's
+ * oids in a sub-query, so the documents' sub-queries run for the page's rows only). Undefined when
+ * the condition cannot be written here (the caller then reads the page's oids first).
+ */
+export async function loadPage(
+  query: PageQuery,
+  baseId: string,
+  parts: DocumentParts,
+): Promise<ResourceDocument[] | undefined> {
+  // The rid prefix of targets is parameter 1 of the columns; the condition's values follow.
+  const prefix = `${baseId}/`;
+  const values: unknown[] = [];
+  let columns: string;
+  if (provider === 'postgresql') {
+    columns = documentColumns(postgres(), parts, 1);
+    if (parts.targets) values.push(prefix);
+  } else {
+    const order: number[] = [];
+    columns = documentColumns(sqlite(order), parts, 1);
+    for (const _use of order) values.push(prefix);
+  }
+  const { sink } = parameterSink(provider, values);
+  if (!isSqlOrderColumn(query.orderColumn)) return undefined;
+  const condition = query.where(sink);
+  if (condition === undefined) return undefined;
+  const direction = query.order === 'desc' ? 'DESC' : 'ASC';
+  const byOid = query.orderColumn === 'oid';
+  const inner = byOid ? `r.oid ${direction}` : `r."${query.orderColumn}" ${direction}, r.oid ${direction}`;
+  const outer = byOid
+    ? `page."pageOid" ${direction}`
+    : `page."pageKey" ${direction}, page."pageOid" ${direction}`;
+  const sql =
+    `SELECT ${columns} FROM (SELECT r.oid AS "pageOid"${byOid ? '' : `, r."${query.orderColumn}" AS "pageKey"`} ` +
+    `FROM "Resource" r WHERE ${condition} ORDER BY ${inner} LIMIT ${sink.add(query.nb)} OFFSET ${sink.add(query.start)}) page ` +
+    `JOIN "Resource" r ON r.oid = page."pageOid" ORDER BY ${outer}`;
+  const rows = await readRows<Row>(provider === 'postgresql' ? PREPARED + sql : sql, values);
+  return rows.map(toDocument);
 }

@@ -80,6 +80,15 @@ export function canRead(subject: RightsSubject, facts: RightsFacts): boolean {
 }
 
 /**
+ * Whether this viewer's rights on a resource depend on its authors, contributors and groups. They
+ * do not for anonymous callers (public and published, nothing more) nor for all rights (everything
+ * but a frozen alias's update): lists leave those relations out of such callers' documents.
+ */
+export function rightsNeedRelations(viewer: Viewer): boolean {
+  return viewer.person !== null && !viewer.allRights;
+}
+
+/**
  * `canRead` as a database filter (without read keys, which open one resource at a time): lists
  * and batch look-ups filter in the query, so counts and pages stay right. A test checks that both
  * forms agree for every kind of caller and restriction.

@@ -278,7 +278,8 @@ const PARTS_OF_FIELD: Record<string, DocumentParts> = {
   typePedagogiques: { links: true },
   typeDocumentaires: { links: true },
   relations: { links: true },
-  ref: { links: true },
+  // A Ref carries cle, enfants and parametres.
+  ref: { links: true, detail: true },
   resolvedRelations: { links: true, targets: true },
   auteurs: { people: true },
   auteursParents: { people: true },
@@ -292,6 +293,25 @@ const PARTS_OF_FIELD: Record<string, DocumentParts> = {
   readerGroups: { groups: true },
   authorGroups: { groups: true },
 };
+
+/**
+ * Resource fields a document's summary columns answer (fields of PARTS_OF_FIELD need their parts); any
+ * other field asks for the `detail` part, so a field added later is never left without its column.
+ */
+const SUMMARY_FIELDS = new Set([
+  '__typename',
+  'oid',
+  'rid',
+  'titre',
+  'resume',
+  'description',
+  'commentaires',
+  'type',
+  'publie',
+  'restriction',
+  'aliasOf',
+  'droits',
+]);
 
 /**
  * The document parts the resources under `path` (e.g. `['items']`) need, from the fields the
@@ -313,7 +333,11 @@ export function documentPartsFor(info: GraphQLResolveInfo, path: readonly string
           visit(fragment.selectionSet, depth, new Set([...seen, fragment.name.value]));
       } else if (depth < path.length) {
         if (selection.name.value === path[depth]) visit(selection.selectionSet, depth + 1, seen);
-      } else Object.assign(parts, PARTS_OF_FIELD[selection.name.value]);
+      } else {
+        const name = selection.name.value;
+        if (Object.hasOwn(PARTS_OF_FIELD, name)) Object.assign(parts, PARTS_OF_FIELD[name]);
+        else if (!SUMMARY_FIELDS.has(name)) parts.detail = true;
+      }
     }
   };
   for (const node of info.fieldNodes) visit(node.selectionSet, 0, new Set());

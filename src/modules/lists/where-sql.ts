@@ -1,0 +1,219 @@
+/**
+ * A list's condition as SQL, so that a page is one statement the service writes itself (page and
+ * documents together; src/modules/resources/resource-documents.ts) instead of a Prisma query for
+ * the page's oids followed by the documents: Prisma compiles every query in its engine, which cost
+ * more than the statement for short pages, and a second round trip.
+ *
+ * It translates the `Prisma.ResourceWhereInput` that filters (filters.ts) and rights
+ * (resources.policy.ts `readableWhere`) build, so both forms keep one source: the shapes those
+ * modules write are translated, and anything else makes `whereSql` answer undefined (the caller
+ * then keeps Prisma's path). A test runs every filter and every kind of caller through both and
+ * compares the pages.
+ */
+import type { Prisma } from '../../db/client.ts';
+
+type Where = Prisma.ResourceWhereInput;
+type ColumnKind = 'int' | 'text' | 'boolean' | 'date';
+
+/** Columns of Resource a condition may use, by kind. */
+const RESOURCE_COLUMNS: Record<string, ColumnKind> = {
+  oid: 'int',
+  origine: 'text',
+  idOrigine: 'text',
+  titre: 'text',
+  type: 'text',
+  langue: 'text',
+  publie: 'boolean',
+  restriction: 'int',
+  aliasOf: 'text',
+  cle: 'text',
+  indexable: 'boolean',
+  dateCreation: 'date',
+  dateMiseAJour: 'date',
+};
+
+/** Relations of Resource a condition may use: their join table and its columns. */
+const RELATIONS: Record<string, { table: string; columns: Record<string, ColumnKind> }> = {
+  authors: { table: 'ResourceAuthor', columns: { personOid: 'int' } },
+  contributors: { table: 'ResourceContributor', columns: { personOid: 'int' } },
+  parentAuthors: { table: 'ResourceParentAuthor', columns: { personOid: 'int' } },
+  readerGroups: { table: 'ResourceGroup', columns: { groupOid: 'int' } },
+  authorGroups: { table: 'ResourceAuthorGroup', columns: { groupOid: 'int' } },
+  categories: { table: 'ResourceCategory', columns: { categoryId: 'int' } },
+  levels: { table: 'ResourceLevel', columns: { level: 'text' } },
+  pedagogicTypes: { table: 'ResourcePedagogicType', columns: { typeId: 'int' } },
+  documentaryTypes: { table: 'ResourceDocumentaryType', columns: { typeId: 'int' } },
+  words: { table: 'ResourceWord', columns: { word: 'text' } },
+};
+
+/** Where a condition's values go: returns the placeholder of `value` in the statement. */
+export interface ParameterSink {
+  provider: 'sqlite' | 'postgresql';
+  add(value: unknown): string;
+}
+
+/** A sink collecting values in placeholder order: `$n` on PostgreSQL, `?` on SQLite. */
+export function parameterSink(provider: ParameterSink['provider'], values: unknown[] = []) {
+  const sink: ParameterSink = {
+    provider,
+    add(value) {
+      values.push(value);
+      return provider === 'postgresql' ? `$${values.length}` : '?';
+    },
+  };
+  return { sink, values };
+}
+
+class Unsupported extends Error {}
+
+const PG_TYPES: Record<ColumnKind, string> = {
+  int: 'int',
+  text: 'text',
+  boolean: 'boolean',
+  date: 'timestamp',
+};
+
+function sqlValue(sink: ParameterSink, kind: ColumnKind, value: unknown): unknown {
+  if (kind === 'date') {
+    if (!(value instanceof Date)) throw new Unsupported('date');
+    // As each database stores Prisma's DateTime: UTC text on SQLite (the adapter's iso8601 form),
+    // `timestamp` without time zone holding UTC on PostgreSQL.
+    return sink.provider === 'sqlite'
+      ? value.toISOString().replace('Z', '+00:00')
+      : value.toISOString().replace('T', ' ').replace('Z', '');
+  }
+  if (kind === 'boolean') {
+    if (typeof value !== 'boolean') throw new Unsupported('boolean');
+    return sink.provider === 'sqlite' ? (value ? 1 : 0) : value;
+  }
+  if (kind === 'int' ? !Number.isInteger(value) : typeof value !== 'string') throw new Unsupported(kind);
+  return value;
+}
+
+function placeholder(sink: ParameterSink, kind: ColumnKind, value: unknown): string {
+  const text = sink.add(sqlValue(sink, kind, value));
+  return sink.provider === 'postgresql' ? `${text}::${PG_TYPES[kind]}` : text;
+}
+
+/** `column IN (values)`, with one parameter whatever the number of values. */
+function inList(sink: ParameterSink, column: string, kind: ColumnKind, values: unknown): string {
+  if (!Array.isArray(values)) throw new Unsupported('in');
+  if (values.length === 0) return 'FALSE';
+  const converted = values.map((value) => sqlValue(sink, kind, value));
+  if (sink.provider === 'postgresql') return `${column} = ANY(${sink.add(converted)}::${PG_TYPES[kind]}[])`;
+  return `${column} IN (SELECT value FROM json_each(${sink.add(JSON.stringify(converted))}))`;
+}
+
+/** The condition on one column: a value, or a filter object (`in`, `not`, `equals`, `gte`, `lt`…). */
+function columnCondition(sink: ParameterSink, column: string, kind: ColumnKind, filter: unknown): string {
+  if (filter === null) return `${column} IS NULL`;
+  if (typeof filter !== 'object' || filter instanceof Date) {
+    return `${column} = ${placeholder(sink, kind, filter)}`;
+  }
+  const parts: string[] = [];
+  for (const [operator, operand] of Object.entries(filter as Record<string, unknown>)) {
+    if (operand === undefined) continue;
+    switch (operator) {
+      case 'equals':
+        parts.push(
+          operand === null ? `${column} IS NULL` : `${column} = ${placeholder(sink, kind, operand)}`,
+        );
+        break;
+      case 'in':
+        parts.push(inList(sink, column, kind, operand));
+        break;
+      case 'not':
+        // Prisma's `not: value` leaves NULLs out, like SQL's `<>`.
+        parts.push(
+          operand === null ? `${column} IS NOT NULL` : `${column} <> ${placeholder(sink, kind, operand)}`,
+        );
+        break;
+      case 'gt':
+      case 'gte':
+      case 'lt':
+      case 'lte': {
+        const sign = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[operator];
+        parts.push(`${column} ${sign} ${placeholder(sink, kind, operand)}`);
+        break;
+      }
+      default:
+        throw new Unsupported(operator);
+    }
+  }
+  return parts.length === 0 ? 'TRUE' : parts.join(' AND ');
+}
+
+function conjunction(parts: string[]): string {
+  if (parts.length === 0) return 'TRUE';
+  return parts.length === 1 ? parts[0]! : parts.map((part) => `(${part})`).join(' AND ');
+}
+
+function disjunction(parts: string[]): string {
+  if (parts.length === 0) return 'FALSE';
+  return parts.length === 1 ? parts[0]! : parts.map((part) => `(${part})`).join(' OR ');
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+/** A condition on the rows of a join table (alias `x`). */
+function joinCondition(sink: ParameterSink, columns: Record<string, ColumnKind>, where: object): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    const kind = columns[key];
+    if (!kind) throw new Unsupported(key);
+    parts.push(columnCondition(sink, `x."${key}"`, kind, value));
+  }
+  return conjunction(parts);
+}
+
+function resourceCondition(sink: ParameterSink, where: Where, alias: string): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    if (key === 'AND') {
+      parts.push(conjunction(list(value).map((item) => resourceCondition(sink, item as Where, alias))));
+    } else if (key === 'OR') {
+      parts.push(disjunction(list(value).map((item) => resourceCondition(sink, item as Where, alias))));
+    } else if (key === 'NOT') {
+      parts.push(
+        `NOT (${conjunction(list(value).map((item) => resourceCondition(sink, item as Where, alias)))})`,
+      );
+    } else if (Object.hasOwn(RESOURCE_COLUMNS, key)) {
+      parts.push(columnCondition(sink, `${alias}."${key}"`, RESOURCE_COLUMNS[key]!, value));
+    } else if (Object.hasOwn(RELATIONS, key)) {
+      const { table, columns } = RELATIONS[key]!;
+      const { some, ...rest } = (value ?? {}) as { some?: object };
+      if (some === undefined || Object.keys(rest).length > 0) throw new Unsupported(`${key} filter`);
+      const inner = joinCondition(sink, columns, some);
+      // An IN sub-query: both planners may drive it from the join table's index (few matches) or
+      // probe it while walking an ordered index of resources (many matches, short page).
+      parts.push(
+        `${alias}.oid IN (SELECT x."resourceOid" FROM "${table}" x${inner === 'TRUE' ? '' : ` WHERE ${inner}`})`,
+      );
+    } else {
+      throw new Unsupported(key);
+    }
+  }
+  return conjunction(parts);
+}
+
+/**
+ * `where` as an SQL condition on resource alias `alias`, its values added to `sink`; undefined
+ * when it uses a form this translation does not know (the caller keeps Prisma's path).
+ */
+export function whereSql(sink: ParameterSink, where: Where, alias = 'r'): string | undefined {
+  try {
+    return resourceCondition(sink, where, alias);
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+}
+
+/** Whether `column` may be ordered by in SQL written here (any Resource column a condition may use). */
+export function isSqlOrderColumn(column: string): boolean {
+  return Object.hasOwn(RESOURCE_COLUMNS, column);
+}

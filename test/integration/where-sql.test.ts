@@ -1,0 +1,278 @@
+/**
+ * A list's condition in SQL written by the service (src/modules/lists/where-sql.ts) selects the same
+ * resources, in the same order, as Prisma's translation of the same condition: every index, with
+ * and without values, for every kind of caller, alone and combined, in every order.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Permission } from '../../src/auth/permissions.ts';
+import { anonymousViewer } from '../../src/auth/viewer.ts';
+import type { Context } from '../../src/context.ts';
+import { db, type Prisma, provider, readRows } from '../../src/db/client.ts';
+import { filterCondition, INDEXES } from '../../src/modules/lists/filters.ts';
+import { parameterSink, whereSql } from '../../src/modules/lists/where-sql.ts';
+import { loadPage } from '../../src/modules/resources/resource-documents.ts';
+import { type RightsSubject, readableWhere } from '../../src/modules/resources/resources.policy.ts';
+
+const BASE_ID = 'repo';
+const context = { config: { baseId: BASE_ID } } as Context;
+
+/** A deterministic corpus: every column and relation a filter reads takes several values, with ties. */
+const TYPES = ['em', 'url', 'arbre', 'coll_doc'];
+let oids: number[] = [];
+let personOids: number[] = [];
+let groupOids: number[] = [];
+
+beforeAll(async () => {
+  let state = 7;
+  const next = (n: number) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % n;
+  };
+  await db.person.createMany({
+    data: Array.from({ length: 5 }, (_, i) => ({ pid: `ws/${i}`, nom: `Nom${i}`, prenom: 'P' })),
+  });
+  personOids = (
+    await db.person.findMany({ where: { pid: { startsWith: 'ws/' } }, orderBy: { oid: 'asc' } })
+  ).map((p) => p.oid);
+  await db.group.createMany({
+    data: Array.from({ length: 4 }, (_, i) => ({ nom: `Groupe ${i}`, nomKey: `groupe ${i}` })),
+  });
+  groupOids = (await db.group.findMany({ orderBy: { oid: 'asc' } })).map((g) => g.oid);
+  const day = (n: number) => new Date(Date.UTC(2024, 0, 1 + n, n % 2 === 0 ? 0 : 13, 0, 0));
+  await db.resource.createMany({
+    data: Array.from({ length: 80 }, (_, i) => ({
+      origine: i < 40 ? 'ws' : 'other',
+      idOrigine: String(i % 40),
+      titre: ['', 'alpha', 'beta', 'gamma'][next(4)]!,
+      type: TYPES[next(4)]!,
+      langue: ['fra', 'eng'][next(2)]!,
+      publie: next(3) > 0,
+      restriction: next(3),
+      aliasOf: next(4) === 0 ? `other/${next(5)}` : null,
+      dateCreation: day(next(6)),
+      dateMiseAJour: day(next(6)),
+      cle: next(5) === 0 ? `key-${i}` : null,
+    })),
+  });
+  oids = (await db.resource.findMany({ select: { oid: true }, orderBy: { oid: 'asc' } })).map((r) => r.oid);
+  const some = <T>(values: T[]) => values.filter(() => next(3) === 0);
+  const rows = <T>(pick: (oid: number) => T[]) => oids.flatMap((oid) => pick(oid));
+  await db.resourceAuthor.createMany({
+    data: rows((resourceOid) =>
+      some(personOids).map((personOid, position) => ({ resourceOid, personOid, position })),
+    ),
+  });
+  await db.resourceContributor.createMany({
+    data: rows((resourceOid) =>
+      some(personOids).map((personOid, position) => ({ resourceOid, personOid, position })),
+    ),
+  });
+  await db.resourceGroup.createMany({
+    data: rows((resourceOid) =>
+      some(groupOids).map((groupOid, position) => ({ resourceOid, groupOid, position })),
+    ),
+  });
+  await db.resourceAuthorGroup.createMany({
+    data: rows((resourceOid) =>
+      some(groupOids).map((groupOid, position) => ({ resourceOid, groupOid, position })),
+    ),
+  });
+  await db.resourceCategory.createMany({
+    data: rows((resourceOid) =>
+      some([1, 2, 3, 4]).map((categoryId, position) => ({ resourceOid, categoryId, position })),
+    ),
+  });
+  await db.resourceLevel.createMany({
+    data: rows((resourceOid) =>
+      some(['6e', '5e', 'cp']).map((level, position) => ({ resourceOid, level, position })),
+    ),
+  });
+  await db.resourcePedagogicType.createMany({
+    data: rows((resourceOid) =>
+      some([1, 2, 3]).map((typeId, position) => ({ resourceOid, typeId, position })),
+    ),
+  });
+  await db.resourceDocumentaryType.createMany({
+    data: rows((resourceOid) =>
+      some([1, 2, 3]).map((typeId, position) => ({ resourceOid, typeId, position })),
+    ),
+  });
+  await db.resourceWord.createMany({
+    data: rows((resourceOid) =>
+      some(['fraction', 'angle', 'vecteur']).map((word) => ({ resourceOid, word, weight: 1 + next(4) })),
+    ),
+  });
+});
+
+/** Sample values of each index, valid for its kind (some match nothing). */
+const SAMPLES: Record<string, unknown[]> = {
+  titre: ['alpha', 'beta', 'zeta'],
+  oid: [1, 2, 3, 40, 999999],
+  rid: [`${BASE_ID}/3`, `${BASE_ID}/10`, 'elsewhere/3'],
+  origine: ['ws', 'other'],
+  idOrigine: ['1', '2', '7'],
+  type: TYPES,
+  langue: ['fra', 'eng'],
+  auteurs: ['ws/0', 'ws/1', 'ws/4', 'nobody/1'],
+  contributeurs: ['ws/2', 'ws/3'],
+  niveaux: ['6e', 'cp', 'lycée'],
+  categories: [1, 2, 4, 9],
+  typePedagogiques: [1, 3],
+  typeDocumentaires: [2, 3],
+  groupes: ['Groupe 0', 'groupe 2', 'Inconnu'],
+  groupesAuteurs: ['Groupe 1', 'Groupe 3'],
+  publie: [true, false],
+  restriction: [0, 1, 2],
+  aliasOf: ['other/1', 'other/2'],
+  dateCreation: [
+    new Date(Date.UTC(2024, 0, 3)),
+    new Date(Date.UTC(2024, 0, 2, 13)),
+    new Date(Date.UTC(2024, 0, 4)),
+  ],
+  dateMiseAJour: [new Date(Date.UTC(2024, 0, 1)), new Date(Date.UTC(2024, 0, 5))],
+};
+
+/** Callers of every kind: anonymous, all rights, a pupil in two groups, a corrector in one. */
+function subjects(): RightsSubject[] {
+  const person = (index: number, permissions: Permission[], groups: number[]): RightsSubject => {
+    const groupSet = new Set(groups.map((i) => groupOids[i]!));
+    return {
+      viewer: {
+        kind: 'person',
+        person: {
+          oid: personOids[index]!,
+          pid: `ws/${index}`,
+          nom: '',
+          prenom: '',
+          roles: [],
+          groupOids: groupSet,
+        },
+        allRights: false,
+        permissions: new Set(permissions),
+        labBaseId: null,
+      },
+      groupOids: groupSet,
+    };
+  };
+  return [
+    { viewer: anonymousViewer, groupOids: new Set() },
+    { viewer: { ...anonymousViewer, kind: 'token', allRights: true }, groupOids: new Set() },
+    person(1, ['read'], [0, 2]),
+    person(3, ['read', 'correction'], [3]),
+  ];
+}
+
+const sink = () => parameterSink(provider);
+
+async function sqlOids(where: Prisma.ResourceWhereInput, orderColumn: string, order: 'asc' | 'desc') {
+  const documents = await loadPage(
+    { where: (s) => whereSql(s, where), orderColumn, order, start: 0, nb: 1000 },
+    BASE_ID,
+    {},
+  );
+  expect(documents, `not translated: ${JSON.stringify(where)}`).toBeDefined();
+  return documents!.map((document) => document.oid);
+}
+
+async function prismaOids(where: Prisma.ResourceWhereInput, orderColumn: string, order: 'asc' | 'desc') {
+  const orderBy = orderColumn === 'oid' ? [{ oid: order }] : [{ [orderColumn]: order }, { oid: order }];
+  const rows = await db.resource.findMany({ where, orderBy, select: { oid: true } });
+  return rows.map((row) => row.oid);
+}
+
+async function sqlCount(where: Prisma.ResourceWhereInput) {
+  const { sink: s, values } = sink();
+  const condition = whereSql(s, where)!;
+  const [row] = await readRows<{ total: number | string }>(
+    `SELECT count(*) AS total FROM "Resource" r WHERE ${condition}`,
+    values,
+  );
+  return Number(row!.total);
+}
+
+const ORDERABLE = Object.entries(INDEXES).flatMap(([, definition]) => definition.orderBy ?? []);
+
+describe('list conditions in SQL', () => {
+  it('select what Prisma selects for every index, with values and without', async () => {
+    let cases = 0;
+    let nonEmpty = 0;
+    for (const [index, values] of Object.entries(SAMPLES)) {
+      for (const chosen of [null, [], values.slice(0, 1), values]) {
+        const where = await filterCondition(context, index, chosen);
+        const expected = await prismaOids(where, 'oid', 'asc');
+        expect(await sqlOids(where, 'oid', 'asc'), `${index} ${JSON.stringify(chosen)}`).toEqual(expected);
+        cases += 1;
+        if (expected.length > 0) nonEmpty += 1;
+      }
+    }
+    // The corpus gives most filters something to select: equal empty answers prove little.
+    expect(nonEmpty / cases).toBeGreaterThan(0.6);
+  });
+
+  it('select what Prisma selects for every kind of caller', async () => {
+    for (const subject of subjects()) {
+      const where = readableWhere(subject);
+      const expected = await prismaOids(where, 'oid', 'asc');
+      expect(expected.length).toBeGreaterThan(0);
+      expect(await sqlOids(where, 'oid', 'asc')).toEqual(expected);
+    }
+  });
+
+  it('agree on combinations of filters, callers, orders and full-text words (property)', async () => {
+    const indexes = Object.keys(SAMPLES);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.constantFrom(...indexes), { maxLength: 3 }),
+        fc.nat(),
+        fc.constantFrom(...subjects().keys()),
+        fc.constantFrom(...ORDERABLE),
+        fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
+        fc.subarray(['fraction', 'angle', 'vecteur'], { maxLength: 2 }),
+        async (chosen, seed, subjectIndex, orderColumn, order, words) => {
+          const conditions: Prisma.ResourceWhereInput[] = [];
+          for (const [i, index] of chosen.entries()) {
+            const samples = SAMPLES[index]!;
+            const pick = (seed >> i) % 3 === 0 ? null : samples.filter((_, j) => (seed >> (i + j)) % 2 === 0);
+            conditions.push(await filterCondition(context, index, pick));
+          }
+          conditions.push(readableWhere(subjects()[subjectIndex]!));
+          for (const word of words) conditions.push({ words: { some: { word } } });
+          const where = { AND: conditions };
+          expect(await sqlOids(where, orderColumn, order)).toEqual(
+            await prismaOids(where, orderColumn, order),
+          );
+          expect(await sqlCount(where)).toBe(await db.resource.count({ where }));
+        },
+      ),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 60), seed: Number(process.env.FUZZ_SEED ?? 20261123) },
+    );
+  });
+
+  it('pages by start and nb like Prisma, ties broken by oid', async () => {
+    const where = readableWhere(subjects()[1]!);
+    const all = await prismaOids(where, 'type', 'desc');
+    const documents = await loadPage(
+      { where: (s) => whereSql(s, where), orderColumn: 'type', order: 'desc', start: 7, nb: 9 },
+      BASE_ID,
+      {},
+    );
+    expect(documents!.map((d) => d.oid)).toEqual(all.slice(7, 16));
+  });
+
+  it('answer undefined for a form they do not know, so the caller keeps Prisma', () => {
+    expect(whereSql(sink().sink, { titre: { contains: 'a' } })).toBeUndefined();
+    expect(whereSql(sink().sink, { archives: { some: {} } } as Prisma.ResourceWhereInput)).toBeUndefined();
+    expect(whereSql(sink().sink, { authors: { every: {} } })).toBeUndefined();
+  });
+
+  it('refuse to order by anything but a column of Resource', async () => {
+    const page = await loadPage(
+      { where: () => 'TRUE', orderColumn: 'oid; DROP TABLE "Resource"', order: 'asc', start: 0, nb: 1 },
+      BASE_ID,
+      {},
+    );
+    expect(page).toBeUndefined();
+    expect(await db.resource.count()).toBe(oids.length);
+  });
+});
