@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -66,6 +66,8 @@ const redactedUrl = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
 const REDIS_READY_TIMEOUT_MS = 3000;
 
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  // Loaded only when configured: the client weighs about 10 MB of a process at rest.
+  const { Redis } = await import('ioredis');
   // Without the offline queue a Redis outage fails fast, and the in-memory insurance takes over.
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   // The client reconnects by itself; calls made meanwhile are answered by the insurance limiter.
