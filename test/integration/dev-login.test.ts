@@ -65,18 +65,31 @@ describe('development login switched on', () => {
 
   it('keeps an existing person’s names and roles when only the pid is given (GraphQL)', async () => {
     const pid = `dev/${unique()}`;
-    await on.browser().post('/api/dev/connexion').send({ pid, nom: 'Curie', prenom: 'Marie', roles: ['admin'] });
+    await on
+      .browser()
+      .post('/api/dev/connexion')
+      .send({ pid, nom: 'Curie', prenom: 'Marie', roles: ['admin'] });
     const browser = on.browser();
     const answer = await graphql(browser, DEV_LOGIN, { pid });
-    expect(answer.data?.devLogin).toEqual({ __typename: 'Viewer', kind: 'person', person: { pid, roles: ['admin'] } });
-    expect(await db.person.findUniqueOrThrow({ where: { pid } })).toMatchObject({ nom: 'Curie', prenom: 'Marie' });
+    expect(answer.data?.devLogin).toEqual({
+      __typename: 'Viewer',
+      kind: 'person',
+      person: { pid, roles: ['admin'] },
+    });
+    expect(await db.person.findUniqueOrThrow({ where: { pid } })).toMatchObject({
+      nom: 'Curie',
+      prenom: 'Marie',
+    });
   });
 
   it('refuses a malformed pid or an unknown role, and changes nothing', async () => {
     const bad = await on.browser().post('/api/dev/connexion').send({ pid: 'no-slash' });
     expect(bad.status).toBe(400);
     const pid = `dev/${unique()}`;
-    const unknownRole = await on.browser().post('/api/dev/connexion').send({ pid, roles: ['pape'] });
+    const unknownRole = await on
+      .browser()
+      .post('/api/dev/connexion')
+      .send({ pid, roles: ['pape'] });
     expect(unknownRole.status).toBe(400);
     expect(await db.person.findUnique({ where: { pid } })).toBeNull();
   });

@@ -124,7 +124,9 @@ describe('retryPeerNotification', () => {
     const stored = await db.outboxMessage.findUniqueOrThrow({ where: { id: pending } });
     expect(stored.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
     const delivered = await message('delivered');
-    expect(errorCode(await graphql(admin, RETRY, { id: delivered }), 'retryPeerNotification')).toBe('CONFLICT');
+    expect(errorCode(await graphql(admin, RETRY, { id: delivered }), 'retryPeerNotification')).toBe(
+      'CONFLICT',
+    );
     expect(errorCode(await graphql(admin, RETRY, { id: randomUUID() }), 'retryPeerNotification')).toBe(
       'NOT_FOUND',
     );
@@ -135,7 +137,9 @@ describe('retryPeerNotification', () => {
     expect(errorCode(await graphql(app.client(), RETRY, { id: failed }), 'retryPeerNotification')).toBe(
       'UNAUTHENTICATED',
     );
-    expect(errorCode(await graphql(teacher, RETRY, { id: failed }), 'retryPeerNotification')).toBe('FORBIDDEN');
+    expect(errorCode(await graphql(teacher, RETRY, { id: failed }), 'retryPeerNotification')).toBe(
+      'FORBIDDEN',
+    );
     expect((await db.outboxMessage.findUniqueOrThrow({ where: { id: failed } })).status).toBe('failed');
   });
 });

@@ -41,7 +41,8 @@ const RetriedCountType = builder.simpleObject('RetriedPeerNotifications', {
 builder.queryFields((t) => ({
   peerNotifications: t.field({
     type: [PeerNotificationType],
-    description: 'Notifications to peers not delivered yet (`pending`) or given up on (`failed`), oldest first.',
+    description:
+      'Notifications to peers not delivered yet (`pending`) or given up on (`failed`), oldest first.',
     authScopes: { permission: 'managePeerNotifications' },
     errors: { types: [InvalidInputError] },
     args: {
@@ -55,7 +56,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   retryPeerNotification: t.field({
     type: PeerNotificationType,
-    description: 'Makes a failed or pending notification due now (a failed one gets a fresh set of attempts).',
+    description:
+      'Makes a failed or pending notification due now (a failed one gets a fresh set of attempts).',
     authScopes: { permission: 'managePeerNotifications' },
     errors: { types: [NotFoundError, ConflictError] },
     args: { id: t.arg.string({ required: true }) },
