@@ -21,7 +21,7 @@ import { DatabaseUnreachableError, waitForDatabase } from '../db/wait.ts';
 import { DomainError } from '../errors.ts';
 import { HttpClient } from '../lib/http-client.ts';
 import { createLogger, type Logger } from '../logger.ts';
-import { createAbuseLimits } from '../security/abuse-limits.ts';
+import type { AbuseLimits } from '../security/abuse-limits.ts';
 
 /** Exit codes, documented in the README (Command-line tool). */
 export const EXIT = {
@@ -111,6 +111,13 @@ const noSession: SessionHandle = {
   labBaseId: () => null,
   establish: () => Promise.reject(new Error('the command-line tool has no session')),
   destroy: async () => {},
+};
+
+/** Nothing authenticates through the tool: no failure to count (and no Redis client to load). */
+const noAuthentication: AbuseLimits = {
+  assertAllowed: async () => {},
+  recordFailure: async () => undefined,
+  close: async () => {},
 };
 
 export const operatorViewer: Viewer = Object.freeze({ ...anonymousViewer, kind: 'token', allRights: true });
