@@ -148,11 +148,7 @@ export async function withService<T>(work: (cli: CliContext) => Promise<T>): Pro
       allowedBaseUrls: () => allowedBaseUrls,
       maxResponseBytes: config.http.maxResponseBytes,
     }),
-    // No authentication happens here: nothing to count.
-    abuse: await createAbuseLimits(
-      { ...config, rateLimits: { ...config.rateLimits, enabled: false } },
-      logger,
-    ),
+    abuse: noAuthentication,
     database: new DatabaseAvailability(logger, () => db.$queryRawUnsafe('SELECT 1')),
   };
   const as = (viewer: Viewer = operatorViewer): Context => {
