@@ -9,7 +9,7 @@ const settings = { baseId: 'dev', baseUrl: 'http://dev.test/', listeMax: 100 };
 
 describe('devLogin and NODE_ENV', () => {
   it('refuses to start in production with devLogin on (file or DEV_LOGIN), one line, exit code 1', async () => {
-    for (const env of [
+    for (const env of <Record<string, string>[]>[
       { CONFIG_FILE: configFile({ ...settings, devLogin: true }) },
       { CONFIG_FILE: configFile(settings), DEV_LOGIN: '1' },
     ]) {
