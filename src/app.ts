@@ -16,7 +16,7 @@ import express, { type ErrorRequestHandler, type Request, type Response } from '
 import session from 'express-session';
 import { pinoHttp } from 'pino-http';
 import { createSessionStore } from './auth/session-store.ts';
-import type { Config } from './config.ts';
+import { assertFitForEnvironment, type Config } from './config.ts';
 import { createContextFactory, type Services } from './context.ts';
 import { DatabaseAvailability } from './db/availability.ts';
 import { db } from './db/client.ts';
@@ -73,6 +73,7 @@ export async function resolveSessionSecret(config: Config): Promise<string> {
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  assertFitForEnvironment(config);
   const logger = options.logger ?? createLogger(config.logLevel);
   const allowedBaseUrls = [...config.labs, ...config.peers].map((remote) => remote.baseUrl);
   const services: Services = {

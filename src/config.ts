@@ -2,7 +2,7 @@
  * The service configuration: one typed, frozen object, validated with zod at start. Sources, later
  * ones winning: the JSON file (`CONFIG_FILE`, default config/default.json), then environment
  * variables (`PORT`, `HOST`, `DATABASE_URL`, `BASE_ID`, `BASE_URL`, `API_TOKENS`, `SESSION_SECRET`,
- * `LOG_LEVEL`, `REDIS_URL`).
+ * `LOG_LEVEL`, `REDIS_URL`, `DEV_LOGIN`).
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -17,8 +17,10 @@ const baseUrl = z
 /** Role → permissions, as in the compatibility notes (§2). `allRights` is the token-level right. */
 export const DEFAULT_ROLES: Record<string, Permission[]> = {
   admin: [...PERMISSIONS],
-  // Everything but the token-level right.
-  editeur: PERMISSIONS.filter((permission) => permission !== 'allRights'),
+  // Everything but the token-level right and operating the service.
+  editeur: PERMISSIONS.filter(
+    (permission) => permission !== 'allRights' && permission !== 'managePeerNotifications',
+  ),
   indexateur: ['index', 'createGroupe'],
   formateur: ['create', 'read', 'createGroupe'],
   acces_correction: ['correction'],
@@ -162,6 +164,11 @@ export const configSchema = z
         ttlSeconds: z.number().int().positive().default(300),
       })
       .prefault({}),
+    /**
+     * `devLogin` (GraphQL) and `POST /api/dev/connexion` log anyone in by pid, without a lab: for
+     * development only. The service refuses to start with it when NODE_ENV=production.
+     */
+    devLogin: z.boolean().default(false),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Start-up and shutdown (src/server.ts). */
     lifecycle: z
@@ -242,5 +249,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const fileLimits = fromFile.rateLimits;
     overrides.rateLimits = { ...(typeof fileLimits === 'object' ? fileLimits : {}), redisUrl: env.REDIS_URL };
   }
-  return parseConfig({ ...fromFile, ...overrides });
+  if (env.DEV_LOGIN !== undefined) overrides.devLogin = /^(1|true|yes|on)$/i.test(env.DEV_LOGIN.trim());
+  const config = parseConfig({ ...fromFile, ...overrides });
+  assertFitForEnvironment(config, env);
+  return config;
+}
+
+/** Settings that must never reach production, refused with one line that says what to do. */
+export function assertFitForEnvironment(config: Config, env: NodeJS.ProcessEnv = process.env): void {
+  if (config.devLogin && env.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'devLogin logs anyone in without a lab: turn it off (configuration "devLogin", or DEV_LOGIN) when NODE_ENV=production',
+    );
+  }
 }

@@ -3,7 +3,8 @@
  * and the REST layer gets it through Yoga's enveloped pipeline. It resolves the caller once.
  */
 import type { IncomingMessage } from 'node:http';
-import { isValidApiToken, resolveViewer } from './auth/authn.ts';
+import { authenticateApiToken, presentedToken } from './auth/api-tokens.ts';
+import { resolveViewer } from './auth/authn.ts';
 import { type SessionHandle, sessionHandle } from './auth/session.ts';
 import { personFactsOf } from './auth/session-store.ts';
 import type { Viewer } from './auth/viewer.ts';
@@ -55,9 +56,8 @@ export function createContextFactory(services: Services) {
   return async function createContext({ req }: ContextSource): Promise<Context> {
     const request = req as IncomingMessage & { id?: unknown; log?: Logger; ip?: string };
     const session = sessionHandle(req as Parameters<typeof sessionHandle>[0]);
-    const header = req.headers['x-apitoken'];
-    const presented = Array.isArray(header) ? header[0] : header;
-    const apiToken = isValidApiToken(presented, services.config.apiTokens);
+    const presented = presentedToken(req);
+    const apiToken = await authenticateApiToken(req, services.config);
     const clientAddress = request.ip ?? req.socket?.remoteAddress ?? 'unknown';
     if (presented && !apiToken) {
       // A wrong token is served as if absent, until this address or this token fails too often.

@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   'publish',
   'correction',
   'createGroupe',
+  /** List and retry notifications to peer repositories (the outbox): an operator's task. */
+  'managePeerNotifications',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -29,6 +29,7 @@ export const NON_CONTENT_MODELS: ReadonlySet<string> = new Set([
   'InboxEvent',
   'PeerListener',
   'ServiceSetting',
+  'ApiToken',
 ]);
 
 const CHANNEL = 'rrs_content_changed';

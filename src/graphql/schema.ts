@@ -8,6 +8,7 @@ import '../modules/resources/resources.schema.ts';
 import '../modules/lists/lists.schema.ts';
 import '../modules/trees/trees.schema.ts';
 import '../modules/peers/peers.schema.ts';
+import '../modules/peers/notifications.schema.ts';
 import '../modules/labs/labs.schema.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';

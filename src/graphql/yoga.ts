@@ -17,7 +17,7 @@ import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import { type ExecutionResult, GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import { createYoga, maskError, type Plugin, type YogaLogger, type YogaServerInstance } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { isValidApiToken } from '../auth/authn.ts';
+import { authenticateApiToken } from '../auth/api-tokens.ts';
 import type { Context, createContextFactory, Services } from '../context.ts';
 import { serviceUnavailableError } from '../db/availability.ts';
 import { graphqlRequestVerdict, type TransportFacts, useCrossSitePolicy } from '../security/cross-site.ts';
@@ -98,13 +98,12 @@ function useNoIntrospection(): Plugin {
  * without a CORS preflight (see `graphqlRequestVerdict`). The REST layer does not pass here.
  */
 function useGraphQLRequestPolicy(services: Services): Plugin<object, ServerContext> {
-  const { session, apiTokens } = services.config;
+  const { session } = services.config;
   return {
-    onRequestParse({ serverContext }) {
+    async onRequestParse({ serverContext }) {
       const req = serverContext?.req;
       if (!req) return;
-      const header = req.headers['x-apitoken'];
-      const token = isValidApiToken(Array.isArray(header) ? header[0] : header, apiTokens);
+      const token = await authenticateApiToken(req, services.config);
       const verdict = graphqlRequestVerdict(req, session.cookieName, token);
       if (!verdict.allowed) {
         throw new GraphQLError(`Requête refusée : ${verdict.reason}`, {

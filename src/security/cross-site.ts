@@ -135,7 +135,7 @@ export interface TransportFacts {
 type ExecutionContext = Context & TransportFacts & { req?: IncomingMessage };
 
 /** Root fields that start a session: checked even without a session cookie (login CSRF). */
-const SESSION_STARTING_FIELDS = new Set(['login']);
+const SESSION_STARTING_FIELDS = new Set(['login', 'devLogin']);
 
 /** Applies `crossSiteVerdict` to every state-changing operation, on both transports. */
 export function useCrossSitePolicy(config: Config): Plugin {

@@ -5,9 +5,16 @@
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
 import { db } from '../../db/client.ts';
-import { InvalidInputError, LabLoginRejectedError, LabNotAllowedError, UpstreamError } from '../../errors.ts';
+import {
+  InvalidInputError,
+  LabLoginRejectedError,
+  LabNotAllowedError,
+  NotFoundError,
+  UpstreamError,
+} from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { PersonType } from '../persons/persons.schema.ts';
+import { devLogin } from './dev-login.service.ts';
 import { loginWithLab, logout } from './lab-login.service.ts';
 
 interface LinkShape {
@@ -81,6 +88,21 @@ builder.mutationFields((t) => ({
     errors: { types: [InvalidInputError, LabNotAllowedError, LabLoginRejectedError, UpstreamError] },
     args: { origine: t.arg.string(), token: t.arg.string() },
     resolve: (_root, args, context) => loginWithLab(context, args.origine, args.token),
+  }),
+  devLogin: t.field({
+    type: ViewerType,
+    description:
+      'Development only (configuration `devLogin: true`, never in production): logs in `pid`, creating the person, with the administrator-granted `roles` given. NOT_FOUND when switched off.',
+    authScopes: { public: true },
+    errors: { types: [InvalidInputError, NotFoundError] },
+    args: {
+      pid: t.arg.string(),
+      nom: t.arg.string(),
+      prenom: t.arg.string(),
+      email: t.arg.string(),
+      roles: t.arg.stringList(),
+    },
+    resolve: (_root, args, context) => devLogin(context, args),
   }),
   logout: t.field({
     type: ViewerType,

@@ -34,6 +34,20 @@ export const personRoutes: LegacyRoute[] = [
     changesState: true,
     variables: (r) => ({ origine: fromBodyOrQuery(r, 'origine'), token: fromBodyOrQuery(r, 'token') }),
   },
+  {
+    // Development only (`devLogin: true`); a 404 otherwise.
+    method: 'post',
+    paths: ['/api/dev/connexion'],
+    operation: 'DevLogin',
+    variables: ({ body }) => ({
+      pid: body.pid,
+      nom: body.nom,
+      prenom: body.prenom,
+      email: body.email,
+      roles: legacyRoles(body.roles),
+    }),
+    shape: (viewer) => ({ ...viewer.person, permissions: viewer.permissions }),
+  },
   { method: 'get', paths: ['/api/deconnexion'], operation: 'Logout', changesState: true },
   {
     method: 'get',

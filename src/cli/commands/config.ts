@@ -1,0 +1,164 @@
+/**
+ * `rrs config check`: what would stop the service, or make it unusable, before it is started:
+ * the configuration's validation errors, the database, the labs and peers it must reach, and the
+ * settings production must not run with. Exit code 1 when anything is wrong.
+ */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { countActiveApiTokens } from '../../auth/api-tokens.ts';
+import { type Config, ConfigError, loadConfig } from '../../config.ts';
+import { closeDatabase, db, openDatabase } from '../../db/client.ts';
+import { providerOf, redact, sqlitePath } from '../../db/database-url.ts';
+import { migrationsOf } from '../../db/migrate.ts';
+import { waitForDatabase } from '../../db/wait.ts';
+import { createLogger } from '../../logger.ts';
+import { EXIT, output } from '../context.ts';
+
+export interface Check {
+  /** What was checked, e.g. `database`, `lab labA`. */
+  subject: string;
+  ok: boolean;
+  /** `note`: worth knowing, not a problem. */
+  level: 'ok' | 'problem' | 'note';
+  message: string;
+}
+
+const problem = (subject: string, message: string): Check => ({
+  subject,
+  ok: false,
+  level: 'problem',
+  message,
+});
+const fine = (subject: string, message: string): Check => ({ subject, ok: true, level: 'ok', message });
+const note = (subject: string, message: string): Check => ({ subject, ok: true, level: 'note', message });
+
+/** Whether something answers HTTP at `baseUrl` (any status: the service only needs to reach it). */
+async function reachable(subject: string, baseUrl: string, timeoutMs: number): Promise<Check> {
+  try {
+    const response = await fetch(baseUrl, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    await response.body?.cancel();
+    return fine(subject, `${baseUrl} answers (HTTP ${response.status})`);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reason =
+      (error as Error).name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms`
+        : (cause?.code ?? cause?.message ?? (error as Error).message);
+    return problem(subject, `${baseUrl} unreachable (${reason})`);
+  }
+}
+
+async function databaseChecks(config: Config): Promise<Check[]> {
+  const url = config.databaseUrl;
+  const provider = providerOf(url);
+  if (provider === 'sqlite' && !existsSync(sqlitePath(url))) {
+    return [
+      note('database', `${url}: no file yet, created by the first start`),
+      ...(config.apiTokens.length === 0
+        ? [
+            problem(
+              'apiTokens',
+              'no API token configured and none issued: run `rrs token issue --name admin`',
+            ),
+          ]
+        : []),
+    ];
+  }
+  try {
+    await waitForDatabase(url, { ...config.lifecycle, databaseWaitMs: 0 }, createLogger('silent'));
+    await openDatabase(url);
+    await db.$queryRawUnsafe('SELECT 1');
+  } catch (error) {
+    await closeDatabase().catch(() => {});
+    return [problem('database', `${redact(url)} cannot be used: ${(error as Error).message}`)];
+  }
+  try {
+    const checks = [fine('database', `${redact(url)} answers`)];
+    const applied = await db
+      .$queryRawUnsafe<{ migration_name: string }[]>(
+        'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      )
+      .catch(() => []);
+    const done = new Set(applied.map((row) => row.migration_name));
+    const pending = migrationsOf(provider).filter((migration) => !done.has(migration.name));
+    if (pending.length > 0) {
+      checks.push(
+        note(
+          'migrations',
+          `${pending.length} pending, applied by the next start (or any rrs command that uses the database)`,
+        ),
+      );
+    } else {
+      checks.push(fine('migrations', 'up to date'));
+    }
+    if (config.apiTokens.length === 0) {
+      // Before its migration, there is no table of issued tokens: none issued.
+      const issued = await countActiveApiTokens().catch(() => 0);
+      checks.push(
+        issued > 0
+          ? fine('apiTokens', `none configured, ${issued} issued and active`)
+          : problem(
+              'apiTokens',
+              'no API token configured and none issued: run `rrs token issue --name admin`',
+            ),
+      );
+    }
+    return checks;
+  } finally {
+    await closeDatabase();
+  }
+}
+
+/** Every check, in the order a reader fixes them. */
+export async function checkConfiguration(env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // One problem per line of the validation message ("  - path: message").
+    const lines = error.message.split('\n');
+    const items = lines.filter((line) => line.startsWith('  - ')).map((line) => line.slice(4));
+    return (items.length > 0 ? items : lines).map((message) => problem('configuration', message));
+  }
+  const checks: Check[] = [fine('configuration', `${env.CONFIG_FILE || 'config/default.json'} is valid`)];
+  const production = env.NODE_ENV === 'production';
+  if (production && !config.sessionSecret) {
+    checks.push(
+      problem(
+        'sessionSecret',
+        'missing in production: set sessionSecret (or SESSION_SECRET), or every instance depends on the one stored in the database',
+      ),
+    );
+  }
+  if (production && config.graphql.exposeInternalErrors) {
+    checks.push(problem('graphql.exposeInternalErrors', 'must be false in production'));
+  }
+  if (config.devLogin) checks.push(note('devLogin', 'on: anyone can log in by pid (development only)'));
+  checks.push(...(await databaseChecks(config)));
+  const remotes = await Promise.all([
+    ...config.labs.map((lab) => reachable(`lab ${lab.baseId}`, lab.baseUrl, config.http.labTimeoutMs)),
+    ...config.peers.map((peer) => reachable(`peer ${peer.baseId}`, peer.baseUrl, config.http.peerTimeoutMs)),
+  ]);
+  return [...checks, ...remotes];
+}
+
+const MARKS = { ok: '✓', note: '•', problem: '✗' } as const;
+
+export function registerConfigCommands(program: Command): void {
+  const config = program.command('config').description('check the configuration');
+  config
+    .command('check')
+    .description('report configuration problems: validation, database, labs and peers, production settings')
+    .action(async (_options: unknown, command: Command) => {
+      const checks = await checkConfiguration();
+      const problems = checks.filter((check) => !check.ok).length;
+      output(command, { ok: problems === 0, checks }, () =>
+        [
+          ...checks.map((check) => `${MARKS[check.level]} ${check.subject}: ${check.message}`),
+          problems === 0 ? 'No problem found.' : `${problems} problem${problems === 1 ? '' : 's'} found.`,
+        ].join('\n'),
+      );
+      if (problems > 0) process.exitCode = EXIT.failure;
+    });
+}

@@ -1,0 +1,44 @@
+/**
+ * Development login (`devLogin: true` only): logs in any pid, creating the person when needed and
+ * granting the roles asked for, and starts a session exactly as a lab login does. It lets a
+ * newcomer try groups and rights without writing a lab. Refused in production by the configuration
+ * (src/config.ts assertFitForEnvironment); switched off, it answers "not found", as if absent.
+ */
+import type { Viewer } from '../../auth/viewer.ts';
+import type { Context } from '../../context.ts';
+import { db } from '../../db/client.ts';
+import { InvalidInputError, NotFoundError } from '../../errors.ts';
+import { addPerson, isPid } from '../persons/persons.service.ts';
+
+export interface DevLoginInput {
+  pid?: string | null;
+  nom?: string | null;
+  prenom?: string | null;
+  email?: string | null;
+  /** The roles granted as an administrator would (replacing earlier administrator grants). */
+  roles?: string[] | null;
+}
+
+export async function devLogin(context: Context, input: DevLoginInput): Promise<Viewer> {
+  if (!context.config.devLogin) throw new NotFoundError();
+  const pid = input.pid?.trim() ?? '';
+  if (!isPid(pid)) throw new InvalidInputError('pid : de la forme origine/id, par exemple dev/alice');
+  const separator = pid.indexOf('/');
+  const existing = await db.person.findUnique({ where: { pid }, select: { nom: true, prenom: true } });
+  // Names default to what is known, else to the pid's parts, so that `{pid}` alone is enough.
+  const person = await addPerson(
+    {
+      origine: pid.slice(0, separator),
+      idOrigine: pid.slice(separator + 1),
+      nom: input.nom ?? (existing?.nom || pid.slice(separator + 1)),
+      prenom: input.prenom ?? (existing?.prenom || pid.slice(0, separator)),
+      ...(input.email != null ? { email: input.email } : {}),
+      ...(input.roles != null ? { roles: input.roles } : {}),
+    },
+    context.config,
+  );
+  await context.session.establish(person.oid, null);
+  context.log.warn({ pid: person.pid }, 'development login');
+  context.viewer = await context.identify();
+  return context.viewer;
+}

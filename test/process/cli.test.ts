@@ -1,0 +1,272 @@
+/**
+ * The command-line tool as an operator runs it: a real process (`tsx src/cli/main.ts`, what
+ * `npm run cli` runs) on the test file's database, checked through its output, its exit code, the
+ * database, and a service instance on the same database (tokens issued and revoked by the tool
+ * are honoured at once).
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db } from '../../src/db/client.ts';
+import { startApp, type TestApp } from '../support/app.ts';
+import { type FakePeer, startFakePeer } from '../support/fake-peer.ts';
+import { configFile } from '../support/server-process.ts';
+
+const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+
+// A run of the tool costs about a second (loading the service's modules), several on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let app: TestApp;
+let peer: FakePeer;
+let config: Record<string, unknown>;
+
+beforeAll(async () => {
+  peer = await startFakePeer('cliPeer');
+  config = {
+    baseId: 'cli',
+    baseUrl: 'http://cli.test/',
+    listeMax: 100,
+    peers: [{ baseId: peer.baseId, baseUrl: peer.baseUrl }],
+  };
+  // No configured token: whatever works was issued by the tool.
+  app = await startApp({ ...config, apiTokens: [] });
+});
+
+afterAll(async () => {
+  await app.close();
+  await peer.close();
+});
+
+/** Runs `rrs <args>` with the test database and `settings` as its configuration file. */
+function rrs(
+  args: string[],
+  options: { settings?: object; env?: Record<string, string> } = {},
+): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // Vite's BASE_URL=/ would override the configuration's baseUrl.
+  for (const key of ['BASE_URL', 'BASE_ID', 'API_TOKENS', 'SESSION_SECRET', 'PORT']) delete env[key];
+  Object.assign(env, {
+    CONFIG_FILE: configFile(options.settings ?? config),
+    DATABASE_URL: process.env.DATABASE_URL,
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [tsx, 'src/cli/main.ts', ...args],
+      { env, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const json = (run: Run) => {
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout);
+};
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+
+describe('rrs person', () => {
+  it('creates an administrator through the persons service, shows it, refuses a second create and unknown roles', async () => {
+    const pid = `local/${unique()}`;
+    const created = await rrs([
+      'person',
+      'create',
+      '--pid',
+      pid,
+      '--nom',
+      'Lovelace',
+      '--prenom',
+      'Ada',
+      '--role',
+      'admin',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain(`created ${pid}  Ada Lovelace`);
+    const shown = json(await rrs(['--json', 'person', 'show', pid]));
+    expect(shown).toMatchObject({
+      pid,
+      nom: 'Lovelace',
+      prenom: 'Ada',
+      roles: [{ role: 'admin', source: 'admin' }],
+    });
+    expect(shown.permissions).toContain('managePeerNotifications');
+
+    const again = await rrs(['person', 'create', '--pid', pid, '--nom', 'X', '--prenom', 'Y']);
+    expect(again).toMatchObject({ code: 1, stdout: '' });
+    expect(again.stderr).toBe(`rrs: A person with pid ${pid} exists already (use: rrs person update)\n`);
+
+    const unknownRole = await rrs(['person', 'update', '--pid', pid, '--role', 'formateur', 'pape']);
+    expect(unknownRole).toMatchObject({ code: 1, stderr: 'rrs: Rôle pape inconnu\n' });
+    const updated = json(await rrs(['--json', 'person', 'update', '--pid', pid, '--role', 'formateur']));
+    expect(updated).toMatchObject({ nom: 'Lovelace', roles: [{ role: 'formateur', source: 'admin' }] });
+  });
+
+  it('answers wrong usage with exit code 2 and the help of the command', async () => {
+    const run = await rrs(['person', 'create', '--nom', 'Sans pid']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("required option '--pid <pid>' not specified");
+    expect(run.stderr).toContain('Usage: rrs person create');
+  });
+});
+
+describe('rrs token', () => {
+  it('issues a token the service honours, lists it without its secret, and revokes it at once', async () => {
+    const name = `ops-${unique()}`;
+    const issued = json(await rrs(['--json', 'token', 'issue', '--name', name, '--expires', '30']));
+    expect(issued).toMatchObject({ name, status: 'active' });
+    const addPerson = () =>
+      app
+        .client()
+        .post('/api/personne/add')
+        .set('X-ApiToken', issued.token)
+        .send({ origine: 'cli', idOrigine: unique(), nom: 'N', prenom: 'P' });
+    expect((await addPerson()).status).toBe(200);
+
+    const listed = await rrs(['token', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`${issued.id}\\s+${name}\\s+active`));
+    const listedJson = await rrs(['--json', 'token', 'list']);
+    expect(listedJson.stdout).not.toContain(issued.token.slice(4));
+    expect(listed.stdout).not.toContain(issued.token.slice(4));
+
+    const revoked = await rrs(['token', 'revoke', name]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toContain('revoked');
+    expect((await addPerson()).status).toBe(401);
+    expect(await rrs(['token', 'revoke', `nothing-${unique()}`])).toMatchObject({ code: 1 });
+    expect(await rrs(['token', 'issue', '--name', `x-${unique()}`, '--expires', 'soon'])).toMatchObject({
+      code: 2,
+    });
+  });
+});
+
+describe('rrs demo load', () => {
+  it('loads a coherent data set through the services, and a second load changes nothing', async () => {
+    const first = json(await rrs(['--json', 'demo', 'load']));
+    expect(first.persons).toEqual(['demo/admin', 'demo/prof', 'demo/eleve1', 'demo/eleve2']);
+    expect(first.resources).toHaveLength(5);
+    const counts = async () => ({
+      persons: await db.person.count({ where: { pid: { startsWith: 'demo/' } } }),
+      groups: await db.group.count({ where: { nom: { startsWith: 'Démo' } } }),
+      resources: await db.resource.count({ where: { origine: 'demo' } }),
+      members: await db.groupMember.count({ where: { group: { nom: 'Démo 6e A' } } }),
+      archives: await db.resourceArchive.count(),
+    });
+    const before = await counts();
+    expect(before).toMatchObject({ persons: 4, groups: 2, resources: 5, members: 3 });
+    const second = json(await rrs(['--json', 'demo', 'load']));
+    expect(second.resources.map((r: { created: boolean }) => r.created)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(second.resources.map((r: { rid: string }) => r.rid)).toEqual(
+      first.resources.map((r: { rid: string }) => r.rid),
+    );
+    expect(await counts()).toEqual(before);
+
+    // The rules hold: the public resource is public, the draft is its author's only, the tree points at the others.
+    const [publicRid, , groupRid, privateRid, treeRid] = first.resources.map((r: { rid: string }) => r.rid);
+    const read = (rid: string) => app.client().get(`/api/public/${rid.split('/')[1]}`);
+    expect((await read(publicRid)).status).toBe(200);
+    expect((await read(privateRid)).status).not.toBe(200);
+    expect((await read(groupRid)).status).not.toBe(200);
+    const tree = await read(treeRid);
+    expect(JSON.stringify(tree.body)).toContain(publicRid);
+    const admin = await db.person.findUniqueOrThrow({
+      where: { pid: 'demo/admin' },
+      include: { roles: true },
+    });
+    expect(admin.roles.map((role) => role.role)).toEqual(['admin']);
+  });
+});
+
+describe('rrs notifications', () => {
+  it('lists failed notifications and retries them for the worker', async () => {
+    const id = randomUUID();
+    await db.outboxMessage.create({
+      data: {
+        id,
+        kind: 'registerListener',
+        peerBaseId: peer.baseId,
+        payload: { action: 'add', baseId: 'cli', rids: [`${peer.baseId}/7`] },
+        status: 'failed',
+        attempts: 12,
+        lastError: 'HTTP 500 : panne',
+      },
+    });
+    const listed = await rrs(['notifications', 'list', '--status', 'failed']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`${id}  failed  registerListener → ${peer.baseId}  (${peer.baseId}/7)`);
+    expect(listed.stdout).toContain('last error: HTTP 500 : panne');
+    expect(await rrs(['notifications', 'retry'])).toMatchObject({ code: 2 });
+    expect(await rrs(['notifications', 'list', '--status', 'lost'])).toMatchObject({ code: 2 });
+    const retried = json(await rrs(['--json', 'notifications', 'retry', '--all-failed']));
+    expect(retried.count).toBeGreaterThanOrEqual(1);
+    expect(await db.outboxMessage.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+    });
+    const again = await rrs(['notifications', 'retry', id]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^due now: /);
+  });
+});
+
+describe('rrs config check', () => {
+  it('lists every validation problem readably, with exit code 1', async () => {
+    const run = await rrs(['config', 'check'], {
+      settings: { baseId: 'a/b', baseUrl: 'http://no-slash', apiTokens: ['short'] },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('✗ configuration: baseId: must not contain "/" or spaces');
+    expect(run.stdout).toContain('✗ configuration: baseUrl: must end with "/"');
+    expect(run.stdout).toContain('✗ configuration: listeMax:');
+    expect(run.stdout).toContain('✗ configuration: apiTokens.0: an API token needs at least 16 characters');
+    expect(run.stdout).toMatch(/4 problems found\.\n$/);
+  });
+
+  it('reports unreachable labs, a missing session secret in production and no usable token', async () => {
+    const run = await rrs(['--json', 'config', 'check'], {
+      settings: { ...config, labs: [{ baseId: 'gone', baseUrl: 'http://127.0.0.1:9/' }] },
+      env: { NODE_ENV: 'production' },
+    });
+    expect(run.code).toBe(1);
+    const { ok, checks } = JSON.parse(run.stdout);
+    expect(ok).toBe(false);
+    const bySubject = Object.fromEntries(checks.map((c: { subject: string }) => [c.subject, c]));
+    expect(bySubject.database).toMatchObject({ ok: true });
+    expect(bySubject['lab gone']).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('unreachable'),
+    });
+    expect(bySubject[`peer ${peer.baseId}`]).toMatchObject({ ok: true });
+    expect(bySubject.sessionSecret).toMatchObject({ ok: false });
+  });
+
+  it('passes a sound configuration, and the other commands refuse an invalid one with exit code 3', async () => {
+    const sound = await rrs(['config', 'check'], {
+      settings: { ...config, apiTokens: ['a-configured-token-0123456789'] },
+    });
+    expect(sound.code, sound.stdout).toBe(0);
+    expect(sound.stdout).toMatch(/No problem found\.\n$/);
+    const refused = await rrs(['token', 'list'], { settings: { baseId: 'x' } });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^rrs: Invalid configuration:\n {2}- baseUrl: /);
+  });
+});
