@@ -106,6 +106,12 @@ function security(route: OperationRoute, field: GraphQLField<unknown, unknown>) 
   return requirements;
 }
 
+/** `{enum: ['ref', 'full']}` gets its `type`, which Swagger UI shows. */
+const withEnumType = (schema: JsonSchema): JsonSchema =>
+  Array.isArray(schema.enum) && !schema.type && schema.enum.every((value) => typeof value === 'string')
+    ? { type: 'string', ...schema }
+    : schema;
+
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
 function successSchema(payload: JsonSchema | undefined): JsonSchema {
@@ -139,7 +145,7 @@ function operationObject(
     ...Object.entries(doc.query ?? {}).map(([name, { description, ...schema }]) => ({
       name,
       in: 'query',
-      schema,
+      schema: withEnumType(schema),
       ...(description ? { description } : {}),
     })),
   ];
