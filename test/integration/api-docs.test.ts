@@ -167,6 +167,22 @@ describe('compression and caching', () => {
     expect(again.wireBytes).toBe(0);
   });
 
+  it('leaves event streams uncompressed', async () => {
+    const response = await app
+      .client()
+      .post('/graphql')
+      .set('Accept', 'text/event-stream')
+      .set('Accept-Encoding', 'gzip, br')
+      // Well above the compression threshold.
+      .send({ query: '{ viewer { kind } __schema { types { name description } } }' });
+    expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+    // Yoga marks its streams `Content-Encoding: none`: no gzip nor brotli in between.
+    expect(response.headers['content-encoding'] ?? 'none').toBe('none');
+    expect(response.text).toContain('event: next');
+    expect(response.text).toContain('anonymous');
+    expect(response.text.length).toBeGreaterThan(4096);
+  });
+
   it('leaves the Swagger UI assets cacheable and compressed', async () => {
     const response = await wireGet('/api/docs/swagger-ui-bundle.js', { 'Accept-Encoding': 'gzip' });
     expect(response.status).toBe(200);
