@@ -23,16 +23,20 @@ import { db } from './db/client.ts';
 import { isUniqueViolation } from './db/errors.ts';
 import { messages } from './errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
+import { compressAnswers } from './http/compression.ts';
 import { answerDatabaseUnavailable } from './http/database-unavailable.ts';
+import { sendGraphiQL } from './http/graphiql-page.ts';
 import { refuseHostileInput } from './http/request-hygiene.ts';
-import { allowCrossOriginReads, htmlPageHeaders, securityHeaders } from './http/security-headers.ts';
+import { allowCrossOriginReads, securityHeaders } from './http/security-headers.ts';
 import { HttpClient } from './lib/http-client.ts';
 import { createLogger, type Logger, requestSerializer } from './logger.ts';
+import { apiDocsRouter } from './rest/api-docs.ts';
 import { createOperationRunner } from './rest/execute.ts';
+import { buildOpenApiDocument } from './rest/openapi.ts';
 import { loadOperations } from './rest/operations.ts';
 import { DEFAULT_METHODS } from './rest/route-table.ts';
 import { buildLegacyRouter } from './rest/router.ts';
-import { legacyRoutes } from './rest/routes/index.ts';
+import { legacyRoutes, routeDomains } from './rest/routes/index.ts';
 import { createAbuseLimits } from './security/abuse-limits.ts';
 import { CSRF_PREVENTION_HEADER } from './security/cross-site.ts';
 
@@ -136,6 +140,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }),
   );
   app.use(securityHeaders());
+  app.use(compressAnswers());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -150,6 +155,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       res.status(503).json({ status: 'unavailable' });
     }
   });
+
+  // The API documentation: static, the same for every caller (no session, no CORS, no body).
+  app.use(
+    apiDocsRouter((version) =>
+      buildOpenApiDocument({
+        domains: routeDomains,
+        operations,
+        schema: yoga.getEnveloped().schema,
+        baseUrl: config.baseUrl,
+        sessionCookie: config.session.cookieName,
+        version,
+      }),
+    ),
+  );
 
   // `/groupe/…`: three legacy group routes live outside `/api`.
   const served = ['/api', '/groupe', '/graphql'];
@@ -188,9 +207,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.use(served, (req, res, next) => (req.path.startsWith('/public/') ? next() : sessions(req, res, next)));
 
   app.all('/graphql', (req: Request, res: Response) => {
-    // The request Yoga answers with GraphiQL (a browser's GET): the page's own security headers.
+    // The request Yoga would answer with GraphiQL (a browser's GET): the page, compressed once.
     if (graphiql && req.method === 'GET' && req.headers.accept?.includes('text/html')) {
-      htmlPageHeaders(res, graphiql.contentSecurityPolicy());
+      return sendGraphiQL(graphiql, req, res);
     }
     return yoga(req, res, { req, res });
   });

@@ -8,6 +8,7 @@ import {
   ConflictError,
   type DomainError,
   ERROR_CODES,
+  type ErrorCode,
   ForbiddenError,
   InvalidInputError,
   LabLoginRejectedError,
@@ -26,9 +27,30 @@ export const ErrorInterface = builder.interfaceRef<DomainError>('Error').impleme
   }),
 });
 
-/** Exposes a DomainError subclass as a GraphQL object type implementing `Error`. */
+/**
+ * Error type name → the codes its errors carry, for the OpenAPI document (src/rest/openapi.ts),
+ * which lists the statuses of the error types a route's result union holds.
+ */
+export const errorTypeCodes = new Map<string, readonly ErrorCode[]>();
+
 // biome-ignore lint/suspicious/noExplicitAny: error classes take different constructor arguments.
-export function errorType(cls: new (...args: any[]) => DomainError, name: string = cls.name) {
+type ErrorClass = new (...args: any[]) => DomainError;
+
+/** The code a class sets in its constructor (each class has one, unless given `codes`). */
+function codeOf(cls: ErrorClass): ErrorCode {
+  return new cls('').code;
+}
+
+/**
+ * Exposes a DomainError subclass as a GraphQL object type implementing `Error`. `codes`: for a
+ * class whose code is a constructor argument.
+ */
+export function errorType(
+  cls: ErrorClass,
+  name: string = cls.name,
+  codes: readonly ErrorCode[] = [codeOf(cls)],
+) {
+  errorTypeCodes.set(name, codes);
   builder.objectType(cls, {
     name,
     interfaces: [ErrorInterface],
@@ -42,8 +64,9 @@ errorType(NotFoundError, 'NotFoundError');
 errorType(ConflictError, 'ConflictError');
 errorType(LabNotAllowedError, 'LabNotAllowedError');
 errorType(LabLoginRejectedError, 'LabLoginRejectedError');
-errorType(UpstreamError, 'UpstreamError');
+errorType(UpstreamError, 'UpstreamError', ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT']);
 
+errorTypeCodes.set('InvalidInputError', ['INVALID_INPUT']);
 builder.objectType(InvalidInputError, {
   name: 'InvalidInputError',
   interfaces: [ErrorInterface],

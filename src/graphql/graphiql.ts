@@ -3,16 +3,29 @@
  * and its Content-Security-Policy. The page's scripts are inline, so the policy allows exactly
  * those scripts by their SHA-256 digests: no other script, inline or from elsewhere, can run in the
  * page, and only this service may frame it.
+ *
+ * The page opens on example tabs, one per domain, taken from the named operations the REST routes
+ * run (src/rest/operations/). It is compressed once (gzip and brotli, on the thread pool) and
+ * carries an ETag, so a browser revalidates it with a 304 instead of downloading it again.
  */
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { type DocumentNode, type FragmentDefinitionNode, Kind, print, visit } from 'graphql';
 import type { GraphiQLOptions } from 'graphql-yoga';
+
+export type PageEncoding = 'br' | 'gzip';
 
 export interface GraphiQLPage {
   /** The options Yoga renders the page with. */
   options: GraphiQLOptions;
   html(): string;
   contentSecurityPolicy(): string;
+  /** A strong ETag of the page as sent in `encoding` (each encoding's bytes have their own). */
+  etag(encoding: PageEncoding | 'identity'): string;
+  /** The page compressed with `encoding`, computed once. */
+  encoded(encoding: PageEncoding): Promise<Buffer>;
 }
 
 function inlineScriptDigests(html: string): string[] {
@@ -23,8 +36,93 @@ function inlineScriptDigests(html: string): string[] {
   return digests;
 }
 
+/** Shown in the headers editor of every example tab (the editor reads JSON with comments). */
+export const TOKEN_HEADER_HINT = [
+  '{',
+  '  // Without credentials an operation runs as your session (log in through a lab), or anonymously.',
+  '  // An API token of `apiTokens` gives all rights: remove the slashes below and put it in.',
+  '  // "X-ApiToken": "<a token of apiTokens>"',
+  '}',
+].join('\n');
+
+/**
+ * The example of each domain: an operation of src/rest/operations/<file>.graphql, with variables
+ * that run as they are.
+ */
+export const GRAPHIQL_EXAMPLES: ReadonlyArray<{ operation: string; variables: Record<string, unknown> }> = [
+  { operation: 'CurrentSession', variables: {} },
+  {
+    operation: 'SearchResources',
+    variables: {
+      filters: [{ index: 'type', values: ['url'] }],
+      nb: 5,
+      asRef: true,
+      light: false,
+      full: false,
+    },
+  },
+  { operation: 'ResourceByOid', variables: { oid: 1, asRef: false, full: false, droits: true } },
+  { operation: 'GroupByName', variables: { nom: 'Ma classe', full: true } },
+  { operation: 'Jstree', variables: { ref: '1', childrenOnly: false } },
+  { operation: 'BaseIdOfUrl', variables: { baseUrl: 'http://localhost:3000/' } },
+];
+
+/** The operation's text with only the fragments it uses, so that the tab runs on its own. */
+export function operationText(document: DocumentNode, name: string): string {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const operation = document.definitions.find(
+    (definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.name?.value === name,
+  );
+  if (!operation) throw new Error(`No operation ${name}`);
+  const used = new Set<string>();
+  const pending = [operation];
+  while (pending.length > 0) {
+    visit(pending.pop()!, {
+      FragmentSpread(spread) {
+        const fragment = fragments.get(spread.name.value);
+        if (fragment && !used.has(fragment.name.value)) {
+          used.add(fragment.name.value);
+          pending.push(fragment);
+        }
+      },
+    });
+  }
+  return [operation, ...[...used].map((fragmentName) => fragments.get(fragmentName)!)]
+    .map((d) => print(d))
+    .join('\n\n');
+}
+
+/** The tabs GraphiQL opens with (unless the browser kept tabs of an earlier visit). */
+export function exampleTabs(operations: ReadonlyMap<string, DocumentNode>): GraphiQLOptions['defaultTabs'] {
+  return GRAPHIQL_EXAMPLES.map(({ operation, variables }) => {
+    const document = operations.get(operation);
+    if (!document) throw new Error(`GraphiQL example names unknown operation ${operation}`);
+    return {
+      query: operationText(document, operation),
+      variables: JSON.stringify(variables, null, 2),
+      headers: TOKEN_HEADER_HINT,
+    };
+  });
+}
+
+const compressors: Record<PageEncoding, (html: string) => Promise<Buffer>> = {
+  gzip: (html) => promisify(gzip)(html, { level: 6 }),
+  // Quality 5: 2 % larger than 9 and twice as fast; it runs once per process anyway.
+  br: (html) =>
+    promisify(brotliCompress)(html, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(html),
+      },
+    }),
+};
+
 export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
-  let rendered: { html: string; policy: string } | undefined;
+  let rendered: { html: string; policy: string; etag: string } | undefined;
+  const encodings = new Map<PageEncoding, Promise<Buffer>>();
   const render = () => {
     if (!rendered) {
       const html = renderGraphiQL(options);
@@ -43,7 +141,8 @@ export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
         "form-action 'self'",
         "frame-ancestors 'self'",
       ].join('; ');
-      rendered = { html, policy };
+      const etag = createHash('sha256').update(html).update(policy).digest('base64url').slice(0, 27);
+      rendered = { html, policy, etag };
     }
     return rendered;
   };
@@ -51,5 +150,16 @@ export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
     options,
     html: () => render().html,
     contentSecurityPolicy: () => render().policy,
+    etag: (encoding) => `"${render().etag}-${encoding}"`,
+    encoded(encoding) {
+      let bytes = encodings.get(encoding);
+      if (!bytes) {
+        bytes = compressors[encoding](render().html);
+        // A failure is not kept: the next visit tries again.
+        bytes.catch(() => encodings.delete(encoding));
+        encodings.set(encoding, bytes);
+      }
+      return bytes;
+    },
   };
 }

@@ -20,9 +20,10 @@ import { LRUCache } from 'lru-cache';
 import { authenticateApiToken } from '../auth/api-tokens.ts';
 import type { Context, createContextFactory, Services } from '../context.ts';
 import { serviceUnavailableError } from '../db/availability.ts';
+import { loadOperations } from '../rest/operations.ts';
 import { graphqlRequestVerdict, type TransportFacts, useCrossSitePolicy } from '../security/cross-site.ts';
 import { useInputLimits } from '../security/input-limits.ts';
-import { type GraphiQLPage, graphiqlPage } from './graphiql.ts';
+import { exampleTabs, type GraphiQLPage, graphiqlPage, TOKEN_HEADER_HINT } from './graphiql.ts';
 import { useIntrospectionDepthLimit } from './introspection-depth.ts';
 import { usePublicResponseCache } from './response-cache.ts';
 import { schema } from './schema.ts';
@@ -135,7 +136,14 @@ export function createGraphQLServer(
     // Replaced by useNoSuggestions, which also covers execution errors.
     blockFieldSuggestion: { enabled: false },
   });
-  const graphiql = limits.graphiql ? graphiqlPage({ title: 'Resource Repository — GraphiQL' }) : undefined;
+  // The example tabs are the named operations the REST routes run: each one works as shown.
+  const graphiql = limits.graphiql
+    ? graphiqlPage({
+        title: 'Resource Repository — GraphiQL',
+        defaultTabs: exampleTabs(loadOperations(schema)),
+        headers: TOKEN_HEADER_HINT,
+      })
+    : undefined;
   const yoga = createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',

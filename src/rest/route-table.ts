@@ -51,6 +51,40 @@ export interface OperationRoute {
    * array, errors included): turns the envelope into the body actually sent.
    */
   respond?: (response: LegacyResponse) => { status: number; body: unknown };
+  /**
+   * What the OpenAPI document says of the route (src/rest/openapi.ts); it changes nothing the route
+   * does. Every row of src/rest/routes/ has one (test/integration/api-docs.test.ts).
+   */
+  doc?: RouteDoc;
+}
+
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A path or query parameter: its schema, with a `description`. */
+export type ParameterDoc = JsonSchema & { description?: string };
+
+/**
+ * Documentation of a row: what cannot be read from the row itself. Paths, path parameters,
+ * methods, the operation and its variables, the callers allowed and the error statuses are derived
+ * (src/rest/openapi.ts); the test of test/integration/openapi-responses.test.ts checks real
+ * answers against the result.
+ */
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  /** Path parameters, when a string named like the segment says too little. */
+  params?: Record<string, ParameterDoc>;
+  /** Query parameters the row's `variables` read. */
+  query?: Record<string, ParameterDoc>;
+  /** The body the row's `variables` read (sent as JSON or as a form). */
+  body?: JsonSchema;
+  /** The legacy payload sent beside `success: true` (an object schema); none: `{success: true}` alone. */
+  payload?: JsonSchema;
+  /** Bodies by status that replace the derived ones (rows with `respond`, whose bodies differ). */
+  responses?: Record<number, JsonSchema>;
+  /** The row's `respond` turns every failure into another answer: no derived error statuses. */
+  noDerivedErrors?: true;
 }
 
 /** `Cache-Control` of `/public/` answers: shared caches may keep them briefly. */

@@ -6,19 +6,13 @@
  * Needs Chromium (`apt-get install chromium`; `.ci/run` installs it). Without it the file is
  * skipped with a message, unless REQUIRE_BROWSER=1 (CI), where a missing browser fails.
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../support/app.ts';
-
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(executablePath);
-if (!available && process.env.REQUIRE_BROWSER === '1') {
-  throw new Error(`No browser at ${executablePath}: install Debian's chromium (apt-get install chromium)`);
-}
-if (!available) console.warn(`browser tests skipped: no ${executablePath} (apt-get install chromium)`);
+import { GRAPHIQL_EXAMPLES } from '../../src/graphql/graphiql.ts';
+import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
+import { browserAvailable, launchChromium, screenshotPath, watchProblems } from '../support/chromium.ts';
 
 let app: TestApp;
 let server: Server;
@@ -31,7 +25,7 @@ const listen = async (target: Server) => {
   return `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
 };
 
-describe.runIf(available)('GraphiQL in Chromium', () => {
+describe.runIf(browserAvailable)('GraphiQL in Chromium', () => {
   beforeAll(async () => {
     app = await startApp();
     server = createServer(app.app);
@@ -41,18 +35,7 @@ describe.runIf(available)('GraphiQL in Chromium', () => {
       res.setHeader('Content-Type', 'text/html');
       res.end(`<iframe id="framed" src="${base}/graphql"></iframe>`);
     });
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -64,16 +47,7 @@ describe.runIf(available)('GraphiQL in Chromium', () => {
 
   it('loads without any CSP violation, runs an operation and shows its result', async () => {
     const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
-    });
-    await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => {
-        console.error(`Refused to load: CSP ${event.violatedDirective} blocked ${event.blockedURI}`);
-      });
-    });
+    const problems = await watchProblems(page);
     // GraphiQL's own introspection query must pass the introspection limits.
     const introspection = page.waitForResponse(
       (response) =>
@@ -87,10 +61,44 @@ describe.runIf(available)('GraphiQL in Chromium', () => {
     await expect
       .poll(() => page.locator('.graphiql-response').innerText(), { timeout: 30_000 })
       .toContain('anonymous');
-    mkdirSync('data/test-artifacts', { recursive: true });
-    await page.screenshot({
-      path: `data/test-artifacts/graphiql-${process.env.TEST_DATABASE ?? 'sqlite'}.png`,
-    });
+    await page.screenshot({ path: screenshotPath('graphiql-query') });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('opens on example tabs from the named operations; one runs and shows its result', async () => {
+    const saved = await app
+      .client()
+      .post('/api/ressource')
+      .set('X-ApiToken', API_TOKEN)
+      .send({ titre: 'Exemple pour GraphiQL', type: 'url', categories: [7], publie: true, restriction: 0 });
+    expect(saved.status).toBe(200);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const problems = await watchProblems(page);
+    await page.goto(`${base}/graphql`);
+    const tabs = page.locator('.graphiql-tab');
+    await expect.poll(() => tabs.count(), { timeout: 30_000 }).toBe(GRAPHIQL_EXAMPLES.length);
+    const names = await tabs.allInnerTexts();
+    for (const { operation } of GRAPHIQL_EXAMPLES) {
+      expect(names.some((name) => name.includes(operation))).toBe(true);
+    }
+    const example = page.getByRole('tab', { name: 'SearchResources' });
+    // A click on a tab is a drag start for the tab bar (tabs can be reordered): dispatch the click.
+    await example.getByRole('button', { name: 'SearchResources' }).dispatchEvent('click');
+    await expect.poll(() => example.getAttribute('aria-selected'), { timeout: 10_000 }).toBe('true');
+    await expect
+      .poll(() => page.locator('.graphiql-query-editor').innerText(), { timeout: 10_000 })
+      .toContain('searchResources');
+    await page.locator('.graphiql-execute-button').click({ timeout: 30_000 });
+    // The editors draw spaces as no-break spaces.
+    const text = async (selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, ' ');
+    await expect
+      .poll(() => text('.graphiql-response'), { timeout: 30_000 })
+      .toContain('"titre": "Exemple pour GraphiQL"');
+    // The headers editor shows how to send a token.
+    await page.getByRole('button', { name: 'Headers' }).click();
+    await expect.poll(() => text('.graphiql-editor-tool'), { timeout: 10_000 }).toContain('"X-ApiToken"');
+    await page.screenshot({ path: screenshotPath('graphiql-example') });
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);

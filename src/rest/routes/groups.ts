@@ -1,4 +1,5 @@
 /** Legacy group routes (API document, "Groups"). */
+import { groupNameParam, ref } from '../api-schemas.ts';
 import { type LegacyRoute, pathId, type RequestParts } from '../route-table.ts';
 
 type LegacyGroup = { __typename?: string; nom: string } & Record<string, unknown>;
@@ -37,6 +38,27 @@ function entries(relations: Relation[], kinds: Array<'manager' | 'member' | 'fol
   return result;
 }
 
+const groupPayload = { ...ref('Group') };
+const entryList = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      admin: { const: true },
+      member: { const: true },
+      follower: { const: true },
+    },
+    required: ['name'],
+  },
+};
+const names = { type: 'array', items: { type: 'string' } };
+const fullFormat = { format: { enum: ['full'], description: 'adds the managers’ names' } };
+const groupList = (summary: string) => ({
+  summary,
+  payload: { properties: { groupes: { type: 'array', items: ref('Group') } }, required: ['groupes'] },
+});
+
 const groupListOptions = ['admin', 'membre', 'perso', 'suivis', 'ouverts', 'publics'].map(
   (list) => `/api/groupes/${list}`,
 );
@@ -58,6 +80,26 @@ export const groupRoutes: LegacyRoute[] = [
       },
     }),
     shape: group,
+    doc: {
+      summary: 'Create a group, or update it (with oid)',
+      body: {
+        type: 'object',
+        properties: {
+          oid: { type: 'integer', description: 'present: an update' },
+          nom: { type: 'string' },
+          description: { type: 'string' },
+          ouvert: {
+            type: ['boolean', 'string'],
+            description: 'anyone may join (true, 1, on / false, 0, "")',
+          },
+          public: { type: ['boolean', 'string'], description: 'anyone may follow' },
+          newGestionnairePid: { type: 'string' },
+          newGestionnaireNom: { type: 'string' },
+        },
+        required: ['nom'],
+      },
+      payload: groupPayload,
+    },
   },
   { method: 'options', paths: ['/api/groupe'], allowMethods: 'POST,OPTIONS' },
   {
@@ -69,6 +111,12 @@ export const groupRoutes: LegacyRoute[] = [
       full: query.format === 'full',
     }),
     shape: group,
+    doc: {
+      summary: 'A group by oid',
+      params: { oid: { type: 'string', pattern: '^\\d+$', description: 'group oid' } },
+      query: fullFormat,
+      payload: groupPayload,
+    },
   },
   {
     method: 'get',
@@ -76,6 +124,7 @@ export const groupRoutes: LegacyRoute[] = [
     operation: 'GroupByName',
     variables: ({ params, query }) => ({ nom: params.nom, full: query.format === 'full' }),
     shape: group,
+    doc: { summary: 'A group by name', params: groupNameParam, query: fullFormat, payload: groupPayload },
   },
   {
     method: 'get',
@@ -84,6 +133,7 @@ export const groupRoutes: LegacyRoute[] = [
     changesState: true,
     variables: byName,
     shape: nothing,
+    doc: { summary: 'Create a closed, public group from its name', params: groupNameParam },
   },
   {
     method: 'get',
@@ -92,6 +142,7 @@ export const groupRoutes: LegacyRoute[] = [
     changesState: true,
     variables: byName,
     shape: nothing,
+    doc: { summary: 'Stop following a group', params: groupNameParam },
   },
   {
     method: 'get',
@@ -100,6 +151,7 @@ export const groupRoutes: LegacyRoute[] = [
     changesState: true,
     variables: byName,
     shape: nothing,
+    doc: { summary: 'Leave a group', params: groupNameParam },
   },
   {
     method: 'get',
@@ -108,6 +160,7 @@ export const groupRoutes: LegacyRoute[] = [
     changesState: true,
     variables: byName,
     shape: group,
+    doc: { summary: 'Follow a public group', params: groupNameParam, payload: groupPayload },
   },
   {
     method: 'get',
@@ -116,6 +169,7 @@ export const groupRoutes: LegacyRoute[] = [
     changesState: true,
     variables: byName,
     shape: group,
+    doc: { summary: 'Join an open group', params: groupNameParam, payload: groupPayload },
   },
   {
     method: 'delete',
@@ -124,6 +178,7 @@ export const groupRoutes: LegacyRoute[] = [
     variables: byName,
     // `reponseDeleted.deleted` echoes the name as passed.
     shape: (_deleted, { params }) => ({ deleted: params.nom }),
+    doc: { summary: 'Delete a group (managers only)', params: groupNameParam, payload: ref('Deleted') },
   },
   { method: 'options', paths: ['/api/groupe/:nom'], allowMethods: 'DELETE,OPTIONS' },
   {
@@ -132,6 +187,10 @@ export const groupRoutes: LegacyRoute[] = [
     operation: 'MyGroups',
     shape: (relations: Relation[]) => ({ groupesAdmin: entries(relations, ['manager']) }),
     internalErrorMessage: listFailure,
+    doc: {
+      summary: 'Groups the caller manages',
+      payload: { properties: { groupesAdmin: entryList }, required: ['groupesAdmin'] },
+    },
   },
   {
     method: 'get',
@@ -139,6 +198,10 @@ export const groupRoutes: LegacyRoute[] = [
     operation: 'MyGroups',
     shape: (relations: Relation[]) => ({ groupesMembre: entries(relations, ['manager', 'member']) }),
     internalErrorMessage: listFailure,
+    doc: {
+      summary: 'Groups the caller manages or belongs to',
+      payload: { properties: { groupesMembre: entryList }, required: ['groupesMembre'] },
+    },
   },
   {
     method: 'get',
@@ -148,6 +211,10 @@ export const groupRoutes: LegacyRoute[] = [
       groupesSuivis: entries(relations, ['manager', 'member', 'follower']),
     }),
     internalErrorMessage: listFailure,
+    doc: {
+      summary: 'Groups the caller manages, belongs to or follows',
+      payload: { properties: { groupesSuivis: entryList }, required: ['groupesSuivis'] },
+    },
   },
   {
     method: 'get',
@@ -160,6 +227,18 @@ export const groupRoutes: LegacyRoute[] = [
       groupesSuivis: relations.filter((r) => r.follower).map((r) => r.group.nom),
     }),
     internalErrorMessage: listFailure,
+    doc: {
+      summary: 'Every group of the caller, by name, and the names by relation',
+      payload: {
+        properties: {
+          groupes: { type: 'object', additionalProperties: ref('Group') },
+          groupesAdmin: names,
+          groupesMembre: names,
+          groupesSuivis: names,
+        },
+        required: ['groupes', 'groupesAdmin', 'groupesMembre', 'groupesSuivis'],
+      },
+    },
   },
   {
     method: 'get',
@@ -167,6 +246,7 @@ export const groupRoutes: LegacyRoute[] = [
     operation: 'OpenGroups',
     shape: (groups: LegacyGroup[]) => ({ groupes: groups.map(group) }),
     internalErrorMessage: listFailure,
+    doc: groupList('Open groups'),
   },
   {
     method: 'get',
@@ -174,6 +254,7 @@ export const groupRoutes: LegacyRoute[] = [
     operation: 'PublicGroups',
     shape: (groups: LegacyGroup[]) => ({ groupes: groups.map(group) }),
     internalErrorMessage: listFailure,
+    doc: groupList('Public groups'),
   },
   { method: 'options', paths: groupListOptions, allowMethods: 'GET,OPTIONS' },
 ];

@@ -1,4 +1,4 @@
-/** Every legacy route, by domain. */
+/** Every legacy route, by domain (one tag of the OpenAPI document per domain). */
 import type { LegacyRoute } from '../route-table.ts';
 import { groupRoutes } from './groups.ts';
 import { listRoutes } from './lists.ts';
@@ -7,11 +7,13 @@ import { personRoutes } from './persons.ts';
 import { resourceRoutes } from './resources.ts';
 import { treeRoutes } from './trees.ts';
 
-export const legacyRoutes: readonly LegacyRoute[] = [
-  ...personRoutes,
-  ...groupRoutes,
-  ...resourceRoutes,
-  ...listRoutes,
-  ...treeRoutes,
-  ...peerRoutes,
-];
+export const routeDomains: Record<string, readonly LegacyRoute[]> = {
+  Persons: personRoutes,
+  Groups: groupRoutes,
+  Resources: resourceRoutes,
+  Lists: listRoutes,
+  Trees: treeRoutes,
+  'Peers and labs': peerRoutes,
+};
+
+export const legacyRoutes: readonly LegacyRoute[] = Object.values(routeDomains).flat();

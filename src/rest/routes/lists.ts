@@ -5,6 +5,7 @@
  */
 import { InvalidInputError } from '../../errors.ts';
 import { parseInt32 } from '../../lib/integers.ts';
+import { listQuery, ref } from '../api-schemas.ts';
 import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
 import { legacyFields, legacyRef, type Result } from '../shapes/resources.ts';
 
@@ -151,6 +152,12 @@ export const listRoutes: LegacyRoute[] = [
     operation: 'SearchResources',
     variables: listVariables,
     shape: listPage,
+    doc: {
+      summary: 'Search resources',
+      description: 'Any other query parameter is an index filter (`type=em`, `categories=7`…).',
+      query: listQuery,
+      payload: ref('ListPage'),
+    },
   },
   {
     method: 'get',
@@ -159,6 +166,7 @@ export const listRoutes: LegacyRoute[] = [
     variables: listVariables,
     shape: listPage,
     timeoutMs: 3000,
+    doc: { summary: 'Search the caller’s own resources', query: listQuery, payload: ref('ListPage') },
   },
   {
     method: 'get',
@@ -170,6 +178,15 @@ export const listRoutes: LegacyRoute[] = [
       limit: integer(query.limit ?? query.nb),
     }),
     shape: authorsPage,
+    doc: {
+      summary: 'Resources of authors, by author',
+      query: {
+        pids: { type: 'string', description: 'comma-separated pids (`origin/id`)' },
+        skip: { type: 'integer', minimum: 0, description: 'offset (also `start`)' },
+        limit: { type: 'integer', minimum: 1, description: 'page size (also `nb`)' },
+      },
+      payload: ref('AuthorsPage'),
+    },
   },
   {
     method: 'get',
@@ -177,5 +194,22 @@ export const listRoutes: LegacyRoute[] = [
     operation: 'Autocomplete',
     variables: ({ params }) => ({ pattern: params.pattern }),
     shape: (result) => ({ filters: result.data }),
+    doc: {
+      summary: 'Filters whose values match a pattern',
+      params: { pattern: { type: 'string', description: 'start of a value' } },
+      payload: {
+        properties: {
+          filters: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { index: { type: 'string' }, value: { type: ['string', 'number'] } },
+              required: ['index', 'value'],
+            },
+          },
+        },
+        required: ['filters'],
+      },
+    },
   },
 ];

@@ -2,6 +2,8 @@
  * Legacy routes between repositories and labs (API document: registerListener, externalUpdate,
  * checkLab, checkRepo, baseId, deferPost, notifyError; compatibility notes §7).
  */
+
+import { ref } from '../api-schemas.ts';
 import type { LegacyResponse } from '../legacy-response.ts';
 import { type LegacyRoute, text } from '../route-table.ts';
 
@@ -14,6 +16,11 @@ const checkStatus = (response: LegacyResponse) => ({
 const checkResult = ({ success, message, baseId, errors, warnings }: Record<string, unknown>) =>
   success ? { message, ...(baseId ? { baseId } : {}), warnings } : { success: false, errors, warnings };
 
+const warnings = { type: 'array', items: { type: 'string' } };
+const anyObject = { type: 'object', description: 'see docs/compatibility.md §7' };
+/** A configuration check fails with `{success: false, errors, warnings}`, other failures as usual. */
+const checkFailure = { anyOf: [ref('ConfigCheckFailure'), ref('Failure')] };
+
 export const peerRoutes: LegacyRoute[] = [
   {
     method: 'post',
@@ -21,6 +28,11 @@ export const peerRoutes: LegacyRoute[] = [
     operation: 'RegisterPeerListener',
     variables: ({ body }) => ({ input: body }),
     shape: ({ warnings }) => (warnings.length > 0 ? { warnings } : {}),
+    doc: {
+      summary: 'A peer asks to be told when resources change',
+      body: anyObject,
+      payload: { properties: { warnings } },
+    },
   },
   {
     method: 'post',
@@ -28,6 +40,22 @@ export const peerRoutes: LegacyRoute[] = [
     operation: 'ApplyExternalUpdate',
     variables: ({ body }) => ({ input: body }),
     shape: () => ({}),
+    doc: {
+      summary: 'A peer’s changed Ref: updates the trees holding it',
+      body: {
+        type: 'object',
+        properties: {
+          ref: {
+            type: 'object',
+            description: 'the changed Ref; `aliasOf` is its rid',
+            properties: { aliasOf: { type: 'string' }, titre: { type: 'string' }, type: { type: 'string' } },
+            required: ['aliasOf'],
+          },
+          eventId: { type: 'string', description: 'repeats are ignored' },
+        },
+        required: ['ref'],
+      },
+    },
   },
   {
     method: 'post',
@@ -36,6 +64,19 @@ export const peerRoutes: LegacyRoute[] = [
     variables: ({ body }) => ({ input: body }),
     shape: checkResult,
     respond: checkStatus,
+    doc: {
+      summary: 'Check the configuration of a lab',
+      body: {
+        type: 'object',
+        properties: { baseUrl: { type: 'string' }, sesatheques: { type: 'array' } },
+        required: ['baseUrl'],
+      },
+      payload: {
+        properties: { message: { type: 'string' }, baseId: { type: 'string' }, warnings },
+        required: ['message', 'warnings'],
+      },
+      responses: { 400: checkFailure },
+    },
   },
   {
     method: 'post',
@@ -44,6 +85,12 @@ export const peerRoutes: LegacyRoute[] = [
     variables: ({ body }) => ({ input: body }),
     shape: checkResult,
     respond: checkStatus,
+    doc: {
+      summary: 'Check the configuration of a peer repository',
+      body: anyObject,
+      payload: { properties: { message: { type: 'string' }, warnings }, required: ['message', 'warnings'] },
+      responses: { 400: checkFailure },
+    },
   },
   {
     method: 'get',
@@ -51,6 +98,14 @@ export const peerRoutes: LegacyRoute[] = [
     operation: 'BaseIdOfUrl',
     variables: ({ query }) => ({ baseUrl: text(query.baseUrl) ?? '' }),
     shape: ({ baseId, type }) => ({ baseId, type }),
+    doc: {
+      summary: 'The baseId of a repository or lab URL',
+      query: { baseUrl: { type: 'string' } },
+      payload: {
+        properties: { baseId: { type: 'string' }, type: { enum: ['sesalab', 'sesatheque'] } },
+        required: ['baseId', 'type'],
+      },
+    },
   },
   {
     method: 'get',
@@ -58,6 +113,11 @@ export const peerRoutes: LegacyRoute[] = [
     operation: 'RepositoryBaseUrl',
     variables: ({ params }) => ({ baseId: params.id }),
     shape: ({ data }) => ({ baseUrl: data }),
+    doc: {
+      summary: 'The base URL of a repository baseId',
+      params: { id: { type: 'string', description: 'a baseId' } },
+      payload: { properties: { baseUrl: { type: 'string' } }, required: ['baseUrl'] },
+    },
   },
   {
     method: 'post',
@@ -65,6 +125,16 @@ export const peerRoutes: LegacyRoute[] = [
     operation: 'DeferPost',
     variables: ({ body, text: raw }) => ({ input: raw ?? body }),
     shape: () => ({}),
+    doc: {
+      summary: 'Forward a post to a lab (sent by pages as they unload)',
+      body: {
+        type: 'object',
+        description:
+          'posted as JSON to `deferUrl`, which must lie under a configured lab; also text/plain (sendBeacon)',
+        properties: { deferUrl: { type: 'string' } },
+        required: ['deferUrl'],
+      },
+    },
   },
   {
     method: 'post',
@@ -72,5 +142,9 @@ export const peerRoutes: LegacyRoute[] = [
     operation: 'NotifyError',
     variables: ({ body, text: raw }) => ({ input: raw ?? body }),
     shape: () => ({}),
+    doc: {
+      summary: 'Record a client error in the logs',
+      body: { type: 'object', description: 'with `rid`: the data-error log; also accepted as text/plain' },
+    },
   },
 ];

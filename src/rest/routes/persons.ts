@@ -1,5 +1,19 @@
 /** Legacy routes of persons and sessions. */
+import { ref } from '../api-schemas.ts';
 import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
+
+const s = { type: 'string' };
+const loginFields = {
+  type: 'object',
+  properties: {
+    origine: { type: 'string', description: 'base URL of a configured lab' },
+    token: { type: 'string', description: 'the lab’s token for the user' },
+  },
+};
+const loginQuery = {
+  origine: { type: 'string', description: 'base URL of a configured lab' },
+  token: { type: 'string', description: 'the lab’s token for the user' },
+};
 
 /**
  * Body first (as posted: GraphQL rejects wrong types), then the query string: `connexion` is also
@@ -26,6 +40,7 @@ export const personRoutes: LegacyRoute[] = [
     paths: ['/api/connexion'],
     operation: 'Login',
     variables: (r) => ({ origine: fromBodyOrQuery(r, 'origine'), token: fromBodyOrQuery(r, 'token') }),
+    doc: { summary: 'Log a lab user in (opens a session)', body: loginFields, query: loginQuery },
   },
   {
     method: 'get',
@@ -33,6 +48,14 @@ export const personRoutes: LegacyRoute[] = [
     operation: 'Login',
     changesState: true,
     variables: (r) => ({ origine: fromBodyOrQuery(r, 'origine'), token: fromBodyOrQuery(r, 'token') }),
+    doc: { summary: 'Log a lab user in, with query parameters', query: loginQuery },
+  },
+  {
+    method: 'get',
+    paths: ['/api/deconnexion'],
+    operation: 'Logout',
+    changesState: true,
+    doc: { summary: 'Log out (ends the session)' },
   },
   {
     // Development only (`devLogin: true`); a 404 otherwise.
@@ -47,8 +70,32 @@ export const personRoutes: LegacyRoute[] = [
       roles: legacyRoles(body.roles),
     }),
     shape: (viewer) => ({ ...viewer.person, permissions: viewer.permissions }),
+    doc: {
+      summary:
+        'Development login (only with `devLogin: true`, never in production): opens a session for a pid',
+      body: {
+        type: 'object',
+        properties: {
+          pid: { ...s, description: 'origine/idOrigine; the person is created when unknown' },
+          nom: s,
+          prenom: s,
+          email: s,
+          roles: { type: 'array', items: s, description: 'roles given to a person created here' },
+        },
+        required: ['pid'],
+      },
+      payload: {
+        properties: {
+          pid: s,
+          nom: s,
+          prenom: s,
+          roles: { type: 'array', items: s },
+          permissions: { type: 'array', items: s },
+        },
+        required: ['pid', 'roles', 'permissions'],
+      },
+    },
   },
-  { method: 'get', paths: ['/api/deconnexion'], operation: 'Logout', changesState: true },
   {
     method: 'get',
     paths: ['/api/personne/current'],
@@ -59,12 +106,45 @@ export const personRoutes: LegacyRoute[] = [
       ...(viewer.logoutUrl ? { logoutUrl: viewer.logoutUrl } : {}),
       loginLinks: viewer.loginLinks,
     }),
+    doc: {
+      summary: 'The current user, and where to log in',
+      payload: {
+        properties: {
+          user: {
+            type: 'object',
+            properties: { pid: s, nom: s, prenom: s },
+            required: ['pid', 'nom', 'prenom'],
+          },
+          sso: {
+            type: 'object',
+            properties: { name: s, links: { type: 'array', items: ref('Link') } },
+            required: ['name', 'links'],
+          },
+          logoutUrl: s,
+          loginLinks: { type: 'array', items: ref('Link') },
+        },
+        required: ['sso', 'loginLinks'],
+      },
+    },
   },
   {
     method: 'get',
     paths: ['/api/personne/me'],
     operation: 'Me',
     shape: ({ __typename, ...viewer }) => viewer,
+    doc: {
+      summary: 'Debug display of the caller',
+      payload: {
+        properties: {
+          kind: { enum: ['anonymous', 'person', 'token'] },
+          authenticated: { type: 'boolean' },
+          allRights: { type: 'boolean' },
+          permissions: { type: 'array', items: s },
+          person: { type: ['object', 'null'] },
+        },
+        required: ['kind', 'authenticated', 'allRights', 'permissions', 'person'],
+      },
+    },
   },
   {
     method: 'get',
@@ -72,6 +152,14 @@ export const personRoutes: LegacyRoute[] = [
     operation: 'CheckPid',
     variables: ({ query }) => ({ pid: text(query.pid), nom: text(query.nom) }),
     shape: ({ __typename, ...person }) => person,
+    doc: {
+      summary: 'Check that a pid belongs to a person of this name',
+      query: { pid: { type: 'string' }, nom: { type: 'string', description: 'family name' } },
+      payload: {
+        properties: { oid: { type: 'integer' }, pid: s, nom: s, prenom: s },
+        required: ['oid', 'pid', 'nom', 'prenom'],
+      },
+    },
   },
   {
     method: 'post',
@@ -90,5 +178,27 @@ export const personRoutes: LegacyRoute[] = [
       },
     }),
     shape: (person) => ({ oid: person.oid, pid: person.pid }),
+    doc: {
+      summary: 'Create or update a person (pid = origine/idOrigine)',
+      body: {
+        type: 'object',
+        properties: {
+          origine: s,
+          idOrigine: s,
+          nom: s,
+          prenom: s,
+          email: s,
+          roles: {
+            description: 'role names, or `{<role>: true|false}`',
+            anyOf: [
+              { type: 'array', items: s },
+              { type: 'object', additionalProperties: { type: 'boolean' } },
+            ],
+          },
+        },
+        required: ['origine', 'idOrigine', 'nom'],
+      },
+      payload: { properties: { oid: { type: 'integer' }, pid: s }, required: ['oid', 'pid'] },
+    },
   },
 ];

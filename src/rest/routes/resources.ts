@@ -1,4 +1,5 @@
 /** Legacy resource routes (API document, "Resources"; compatibility notes §3, §4). */
+import { oidParam, originParams, ref, resourceOrRef, resourceQuery } from '../api-schemas.ts';
 import { type LegacyRoute, pathId, type RequestParts, text } from '../route-table.ts';
 import { legacyRef, type Result, legacyResource as shaped } from '../shapes/resources.ts';
 
@@ -32,6 +33,18 @@ const saveVariables = ({ body, query }: RequestParts) => ({
   asRef: query.format === 'ref',
 });
 
+const savedPayload = { anyOf: [ref('SavedResource'), ref('Ref')] };
+const refQuery = { format: { enum: ['ref'], description: 'answer the saved resource as a Ref' } };
+const resourceBody = {
+  type: 'object',
+  description: 'resource properties, possibly partial; `oid` or `origine` and `idOrigine` required to update',
+  properties: { oid: { type: 'integer' }, origine: { type: 'string' }, idOrigine: { type: 'string' } },
+};
+const deniedPublicDelete = {
+  summary: 'Always denied: /public/ routes run as an anonymous caller',
+  payload: ref('Deleted'),
+};
+
 export const resourceRoutes: LegacyRoute[] = [
   {
     method: 'post',
@@ -39,6 +52,15 @@ export const resourceRoutes: LegacyRoute[] = [
     operation: 'SaveResource',
     variables: saveVariables,
     shape: savedResource,
+    doc: {
+      summary: 'Create, overwrite or merge a resource',
+      query: {
+        ...refQuery,
+        merge: { enum: ['1', 'true'], description: 'merge into the stored resource (also `partial`)' },
+      },
+      body: resourceBody,
+      payload: savedPayload,
+    },
   },
   {
     method: 'options',
@@ -51,6 +73,26 @@ export const resourceRoutes: LegacyRoute[] = [
     operation: 'AddResourceRelations',
     variables: ({ body, query }) => ({ input: body, asRef: query.format === 'ref' }),
     shape: savedResource,
+    doc: {
+      summary: 'Add relations to a resource',
+      query: refQuery,
+      body: {
+        type: 'object',
+        description: 'the resource (`oid`, `origine` and `idOrigine`, or `ref`) and its new relations',
+        properties: {
+          oid: { type: 'integer' },
+          origine: { type: 'string' },
+          idOrigine: { type: 'string' },
+          ref: { type: 'string' },
+          relations: {
+            type: 'array',
+            items: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }] },
+          },
+        },
+        required: ['relations'],
+      },
+      payload: savedPayload,
+    },
   },
   {
     method: 'get',
@@ -58,6 +100,7 @@ export const resourceRoutes: LegacyRoute[] = [
     operation: 'ResourceByOid',
     variables: byOid,
     shape: legacyResource,
+    doc: { summary: 'A resource by oid', params: oidParam, query: resourceQuery, payload: resourceOrRef },
   },
   {
     method: 'get',
@@ -65,6 +108,12 @@ export const resourceRoutes: LegacyRoute[] = [
     operation: 'ResourceByOrigin',
     variables: byPair,
     shape: legacyResource,
+    doc: {
+      summary: 'A resource by origin pair (or rid)',
+      params: originParams,
+      query: resourceQuery,
+      payload: resourceOrRef,
+    },
   },
   {
     method: 'delete',
@@ -73,6 +122,7 @@ export const resourceRoutes: LegacyRoute[] = [
     variables: ({ params }) => ({ id: params.oid }),
     // `deleted` echoes the id as passed (deprecated, kept for compatibility).
     shape: (_deleted, { params }) => ({ deleted: params.oid }),
+    doc: { summary: 'Delete a resource by oid', params: oidParam, payload: ref('Deleted') },
   },
   {
     // Denied: the public route runs as an anonymous caller.
@@ -82,6 +132,7 @@ export const resourceRoutes: LegacyRoute[] = [
     variables: ({ params }) => ({ id: params.oid }),
     shape: (_deleted, { params }) => ({ deleted: params.oid }),
     publicCache: true,
+    doc: { ...deniedPublicDelete, params: oidParam },
   },
   {
     method: 'delete',
@@ -89,6 +140,11 @@ export const resourceRoutes: LegacyRoute[] = [
     operation: 'DeleteResource',
     variables: (parts) => ({ id: pairLabel(parts) }),
     shape: (_deleted, parts) => ({ deleted: pairLabel(parts) }),
+    doc: {
+      summary: 'Delete a resource by origin pair (or rid)',
+      params: originParams,
+      payload: ref('Deleted'),
+    },
   },
   {
     // Denied: the public route runs as an anonymous caller.
@@ -98,6 +154,7 @@ export const resourceRoutes: LegacyRoute[] = [
     variables: (parts) => ({ id: pairLabel(parts) }),
     shape: (_deleted, parts) => ({ deleted: pairLabel(parts) }),
     publicCache: true,
+    doc: { ...deniedPublicDelete, params: originParams },
   },
   {
     method: 'get',
@@ -106,6 +163,11 @@ export const resourceRoutes: LegacyRoute[] = [
     variables: ({ query }) => ({ id: text(query.id) ?? '' }),
     shape: (rid) => ({ rid: rid.data }),
     publicCache: true,
+    doc: {
+      summary: 'The rid of a resource, even a private one',
+      query: { id: { type: 'string', description: 'an oid, an origin pair `origine/idOrigine` or a rid' } },
+      payload: { properties: { rid: { type: 'string' } }, required: ['rid'] },
+    },
   },
   {
     method: 'get',
@@ -114,6 +176,12 @@ export const resourceRoutes: LegacyRoute[] = [
     variables: byOid,
     shape: legacyResource,
     publicCache: true,
+    doc: {
+      summary: 'A public, published resource by oid',
+      params: oidParam,
+      query: resourceQuery,
+      payload: resourceOrRef,
+    },
   },
   {
     method: 'get',
@@ -122,6 +190,12 @@ export const resourceRoutes: LegacyRoute[] = [
     variables: byPair,
     shape: legacyResource,
     publicCache: true,
+    doc: {
+      summary: 'A public, published resource by origin pair',
+      params: originParams,
+      query: resourceQuery,
+      payload: resourceOrRef,
+    },
   },
   {
     method: 'get',
@@ -133,6 +207,12 @@ export const resourceRoutes: LegacyRoute[] = [
       ...legacyResource(result.resource, parts),
       ...(result.warnings.length ? { warnings: result.warnings } : {}),
     }),
+    doc: {
+      summary: 'Copy a resource (the caller becomes author when it may edit it)',
+      params: oidParam,
+      query: resourceQuery,
+      payload: resourceOrRef,
+    },
   },
   {
     method: 'get',
@@ -141,6 +221,11 @@ export const resourceRoutes: LegacyRoute[] = [
     changesState: true,
     variables: ({ params }) => ({ baseId: params.baseId, oid: pathId(params.oid) }),
     shape: (result) => ({ clone: legacyRef(result.resource.ref) }),
+    doc: {
+      summary: 'Create an alias of a resource, with the caller as author',
+      params: { baseId: { type: 'string', description: 'repository of the resource' }, ...oidParam },
+      payload: { properties: { clone: ref('Ref') }, required: ['clone'] },
+    },
   },
   {
     method: 'get',
@@ -149,5 +234,11 @@ export const resourceRoutes: LegacyRoute[] = [
     changesState: true,
     variables: byOid,
     shape: (result, parts) => legacyResource(result.resource, parts),
+    doc: {
+      summary: 'Turn an alias into a resource of its own (keeps the oid)',
+      params: oidParam,
+      query: resourceQuery,
+      payload: resourceOrRef,
+    },
   },
 ];

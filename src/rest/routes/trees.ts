@@ -1,4 +1,5 @@
 /** Legacy tree route (API document, `GET /api/jstree`; compatibility notes §7). */
+import { ref } from '../api-schemas.ts';
 import { type LegacyRoute, text } from '../route-table.ts';
 
 export const treeRoutes: LegacyRoute[] = [
@@ -17,5 +18,16 @@ export const treeRoutes: LegacyRoute[] = [
       status: 200,
       body: body.success ? body.nodes : [{ text: `Erreur : ${body.error}` }],
     }),
+    doc: {
+      summary: 'A tree in jstree format',
+      description:
+        'A bare array of nodes; a failure is a single node whose text is the error, still with 200.',
+      query: {
+        ref: { type: 'string', description: 'oid or origine/idOrigine (also `rid`, `aliasOf`, `id`, `oid`)' },
+        children: { enum: ['1', 'true'], description: 'only the children' },
+      },
+      responses: { 200: { type: 'array', items: ref('JstreeNode') } },
+      noDerivedErrors: true,
+    },
   },
 ];
