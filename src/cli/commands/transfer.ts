@@ -102,7 +102,10 @@ async function withDatabase(
     await contentChanges.listen({ logger, databaseUrl: config.databaseUrl });
     await work(config);
   } catch (error) {
-    console.error(error instanceof TransferFormatError ? error.message : ((error as Error).stack ?? error));
+    // Expected failures (a bad file, a missing file) in one line; anything else with its stack.
+    const expected =
+      error instanceof TransferFormatError || typeof (error as { code?: unknown }).code === 'string';
+    console.error(expected ? (error as Error).message : ((error as Error).stack ?? error));
     process.exitCode = 1;
   } finally {
     await contentChanges.stop();

@@ -30,6 +30,20 @@ const DEFAULT_PAGE = 500;
 const byName = (a: { nomKey: string; nom: string }, b: { nomKey: string; nom: string }) =>
   a.nomKey < b.nomKey ? -1 : a.nomKey > b.nomKey ? 1 : 0;
 
+/**
+ * A JSON value with the keys of its objects sorted, at every depth: PostgreSQL's jsonb keeps keys in
+ * its own order and SQLite in the written one, so only sorted keys make both export the same bytes.
+ */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
 /** The lines of the export, one record each (without the newline). */
 export async function* exportLines(options: ExportOptions): AsyncGenerator<string> {
   const take = options.pageSize ?? DEFAULT_PAGE;
@@ -103,7 +117,11 @@ export async function* exportLines(options: ExportOptions): AsyncGenerator<strin
     for (const resource of resources) {
       // Archives of earlier versions are not transferred: their oid would name nothing.
       const { archiveOid: _archive, ...fields } = toLegacy(resource, options.baseId);
-      yield JSON.stringify({ ressource: fields });
+      const json = {
+        parametres: sortedKeys(fields.parametres),
+        ...('enfants' in fields ? { enfants: sortedKeys(fields.enfants) } : {}),
+      };
+      yield JSON.stringify({ ressource: { ...fields, ...json } });
     }
     done += resources.length;
     options.onProgress?.({ done, total: Math.max(total, done) });
