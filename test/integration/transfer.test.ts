@@ -255,6 +255,81 @@ describe('export', () => {
   }, 120_000);
 });
 
+describe('a file that changed', () => {
+  it('updates exactly the records that changed, derived rows included, and skips identifier conflicts', async () => {
+    const small = join(folder, 'changing.jsonl');
+    await writeGeneratedExport(small, {
+      baseId: BASE_ID,
+      resources: 12,
+      persons: 3,
+      groups: 2,
+      firstOid: 93_000,
+      prefix: 'change',
+      firstPersonOid: 8000,
+      firstGroupOid: 950,
+    });
+    expect((await importFile(small, options)).resources.created).toBe(12);
+    const taken = await app
+      .client()
+      .post('/api/ressource')
+      .set(tokenHeaders)
+      .send({ titre: 'Déjà là', type: 'url' });
+    const lines = readFileSync(small, 'utf8').trimEnd().split('\n');
+    const edited = lines.map((line) => {
+      if (!line.endsWith('}')) return line; // the cut line stays cut
+      const record = JSON.parse(line);
+      if (record.ressource?.oid === 93_003) {
+        record.ressource.titre = 'Trigonométrie sphérique';
+        record.ressource.auteurs = [pidOf(0, 'change'), pidOf(2, 'change')];
+        record.ressource.niveaux = ['n9'];
+      }
+      if (record.personne?.pid === pidOf(1, 'change')) record.personne.roles = { editeur: true };
+      return JSON.stringify(record);
+    });
+    // A record whose oid is another resource here: skipped, never renumbered.
+    const intruder = JSON.parse(lines.find((line) => line.includes('"oid":93004'))!);
+    intruder.ressource = {
+      ...intruder.ressource,
+      oid: taken.body.oid,
+      rid: `repo/${taken.body.oid}`,
+      idOrigine: 'autre',
+    };
+    writeFileSync(small, `${[...edited, JSON.stringify(intruder)].join('\n')}\n`);
+
+    const report = await importFile(small, options);
+    expect(report.resources).toEqual({ created: 0, updated: 1, unchanged: 11, skipped: 5 });
+    expect(report.persons).toEqual({ created: 0, updated: 1, unchanged: 2, skipped: 1 });
+    expect(report.skipped.at(-1)).toMatchObject({
+      kind: 'resource',
+      id: String(taken.body.oid),
+      message: `l’oid ${taken.body.oid} est ici une autre ressource (repo/${taken.body.oid})`,
+    });
+    const updated = await app.client().get('/api/ressource/93003').set(tokenHeaders);
+    expect(updated.body).toMatchObject({
+      titre: 'Trigonométrie sphérique',
+      auteurs: [pidOf(0, 'change'), pidOf(2, 'change')],
+      niveaux: ['n9'],
+    });
+    const search = await app
+      .client()
+      .get('/api/liste')
+      .set(tokenHeaders)
+      .query({ fulltext: 'spherique', format: 'light' });
+    expect(search.body).toMatchObject({ total: 1, liste: [{ oid: 93_003 }] });
+    expect(await db.resource.findUnique({ where: { oid: taken.body.oid }, select: { titre: true } })).toEqual(
+      {
+        titre: 'Déjà là',
+      },
+    );
+    expect((await importFile(small, options)).resources).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 12,
+      skipped: 5,
+    });
+  });
+});
+
 describe('refusals and the dry run', () => {
   it('refuses a file of another baseId, writing nothing', async () => {
     const other = join(folder, 'other-base.jsonl');
