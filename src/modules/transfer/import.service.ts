@@ -107,13 +107,16 @@ export interface ImportReport {
 export class TransferFormatError extends Error {}
 
 type Outcome = 'created' | 'updated' | 'unchanged';
-const DEFAULT_BATCH = 250;
+const DEFAULT_BATCH = 500;
 /** Interactive transactions default to 5 s; a batch of a few hundred resources may take longer. */
 const TRANSACTION = { timeout: 120_000, maxWait: 30_000 } as const;
 
 const newReadKey = () => randomBytes(18).toString('base64url');
+/** One line: Prisma's messages start with the call and end with the cause. */
 const messageOf = (error: unknown) =>
-  error instanceof InvalidInputError ? error.problems.join(' ; ') : (error as Error).message;
+  error instanceof InvalidInputError
+    ? error.problems.join(' ; ')
+    : ((error as Error).message.trim().split('\n').filter(Boolean).at(-1) ?? String(error));
 
 export async function importFile(path: string, options: ImportOptions): Promise<ImportReport> {
   return importTransfer(() => createReadStream(path), options);
@@ -1043,13 +1046,6 @@ function sameResource(current: FullResource, { row, links }: Prepared): boolean 
 const jsonOrNull = (value: unknown[] | null) =>
   value === null ? (null as unknown as Prisma.InputJsonValue) : (value as Prisma.InputJsonValue);
 
-const RESOURCE_CASTS = {
-  parametres: '::jsonb',
-  enfants: '::jsonb',
-  dateCreation: '::timestamp(3)',
-  dateMiseAJour: '::timestamp(3)',
-};
-
 /**
  * Writes a batch: new resources with their rows inserted table by table for the whole batch
  * (rows built by `linkRows` and `wordRows`, as `writeLinks` and `writeWords` build them), changed
@@ -1061,12 +1057,8 @@ async function writeResources(tx: Transaction, creations: Prepared[], updates: P
     await insertRows(
       tx,
       'Resource',
-      creations.map(({ row }) => ({
-        ...row,
-        parametres: JSON.stringify(row.parametres),
-        enfants: row.enfants === null ? null : JSON.stringify(row.enfants),
-      })),
-      RESOURCE_CASTS,
+      creations.map(({ row }) => ({ ...row })),
+      ['parametres', 'enfants'],
     );
     const byTable = new Map<LinkTableName | 'resourceWord', Record<string, unknown>[]>();
     const add = (table: LinkTableName | 'resourceWord', rows: Record<string, unknown>[]) => {
