@@ -8,6 +8,7 @@ import { registerDemoCommands } from './commands/demo.ts';
 import { registerNotificationsCommands } from './commands/notifications.ts';
 import { registerPersonCommands } from './commands/person.ts';
 import { registerTokenCommands } from './commands/token.ts';
+import { registerTransferCommands } from './commands/transfer.ts';
 import { createProgram, runProgram } from './context.ts';
 
 const program = createProgram();
@@ -16,5 +17,6 @@ registerPersonCommands(program);
 registerTokenCommands(program);
 registerDemoCommands(program);
 registerNotificationsCommands(program);
+registerTransferCommands(program);
 
 process.exitCode = await runProgram(program, process.argv);

@@ -118,6 +118,9 @@ const LINK_TABLES = {
   typeDocumentaires: ['resourceDocumentaryType', 'typeId'],
 } as const satisfies Record<Exclude<keyof ResourceLinks, 'relations'>, readonly [keyof Transaction, string]>;
 
+/** The tables holding a resource's links and derived rows, as `linkRows` and `wordRows` fill them. */
+export type LinkTableName = (typeof LINK_TABLES)[keyof typeof LINK_TABLES][0] | 'resourceRelation';
+
 // The join tables share one shape (resourceOid, value, position); their Prisma delegates do not
 // share a type, hence this narrow view of them.
 type LinkTable = {
@@ -125,34 +128,61 @@ type LinkTable = {
   createMany(args: { data: Record<string, unknown>[] }): Promise<unknown>;
 };
 
-/** Replaces the given multi-valued fields of a resource (the others are left alone), keeping order. */
-export async function writeLinks(tx: Transaction, resourceOid: number, links: Partial<ResourceLinks>) {
+/** The delegate of one of the link tables (for writers that insert rows of many resources at once). */
+export function linkTable(tx: Transaction, table: LinkTableName | 'resourceWord'): LinkTable {
+  return tx[table] as unknown as LinkTable;
+}
+
+/**
+ * The join rows of the given multi-valued fields of a resource, per table: values deduplicated,
+ * positions in order. `writeLinks` writes them for one resource; the importer for many at once.
+ */
+export function linkRows(
+  resourceOid: number,
+  links: Partial<ResourceLinks>,
+): Map<LinkTableName, Record<string, unknown>[]> {
+  const rows = new Map<LinkTableName, Record<string, unknown>[]>();
   for (const [field, [table, column]] of Object.entries(LINK_TABLES)) {
     const values = links[field as keyof typeof LINK_TABLES];
     if (!values) continue;
-    const delegate = tx[table] as unknown as LinkTable;
-    await delegate.deleteMany({ where: { resourceOid } });
     const distinct = [...new Set<unknown>(values)];
-    await delegate.createMany({
-      data: distinct.map((value, position) => ({ resourceOid, [column]: value, position })),
-    });
+    rows.set(
+      table,
+      distinct.map((value, position) => ({ resourceOid, [column]: value, position })),
+    );
   }
   if (links.relations) {
     const distinct = [...new Map(links.relations.map((r) => [`${r[0]} ${r[1]}`, r])).values()];
-    await tx.resourceRelation.deleteMany({ where: { resourceOid } });
-    await tx.resourceRelation.createMany({
-      data: distinct.map(([predicate, targetRid], position) => ({
-        resourceOid,
-        predicate,
-        targetRid,
-        position,
-      })),
-    });
+    rows.set(
+      'resourceRelation',
+      distinct.map(([predicate, targetRid], position) => ({ resourceOid, predicate, targetRid, position })),
+    );
+  }
+  return rows;
+}
+
+/** Replaces the given multi-valued fields of a resource (the others are left alone), keeping order. */
+export async function writeLinks(tx: Transaction, resourceOid: number, links: Partial<ResourceLinks>) {
+  for (const [table, data] of linkRows(resourceOid, links)) {
+    const delegate = linkTable(tx, table);
+    await delegate.deleteMany({ where: { resourceOid } });
+    await delegate.createMany({ data });
   }
 }
 
 /** Where a word appears decides its weight in relevance ranking. */
 export const WORD_WEIGHTS = { titre: 4, resume: 2, description: 1 } as const;
+
+/** The full-text index rows of a resource, from its texts (see `writeWords`). */
+export function wordRows(resourceOid: number, texts: Record<keyof typeof WORD_WEIGHTS, string>) {
+  const weights = new Map<string, number>();
+  for (const [field, weight] of Object.entries(WORD_WEIGHTS)) {
+    for (const word of searchWords(texts[field as keyof typeof WORD_WEIGHTS])) {
+      weights.set(word, (weights.get(word) ?? 0) + weight);
+    }
+  }
+  return [...weights].map(([word, weight]) => ({ word, resourceOid, weight }));
+}
 
 /** Rewrites the full-text index rows of a resource from its texts. */
 export async function writeWords(
@@ -160,14 +190,6 @@ export async function writeWords(
   resourceOid: number,
   texts: Record<keyof typeof WORD_WEIGHTS, string>,
 ) {
-  const weights = new Map<string, number>();
-  for (const [field, weight] of Object.entries(WORD_WEIGHTS)) {
-    for (const word of searchWords(texts[field as keyof typeof WORD_WEIGHTS])) {
-      weights.set(word, (weights.get(word) ?? 0) + weight);
-    }
-  }
   await tx.resourceWord.deleteMany({ where: { resourceOid } });
-  await tx.resourceWord.createMany({
-    data: [...weights].map(([word, weight]) => ({ word, resourceOid, weight })),
-  });
+  await tx.resourceWord.createMany({ data: wordRows(resourceOid, texts) });
 }

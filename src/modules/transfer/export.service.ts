@@ -1,0 +1,158 @@
+/**
+ * Export of this repository in the transfer format (format.ts, docs/import-export.md): the header,
+ * then persons, groups and resources, each by oid, read in pages so that memory holds one page
+ * whatever the size of the repository. Lists inside a record keep their stored order (authors,
+ * managers, categories…); sets (roles, group names of a person) are sorted. The same database
+ * therefore always gives the same bytes, and an import of an export into an empty database
+ * exports to the same file again.
+ */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { db } from '../../db/client.ts';
+import { fullInclude, toLegacy } from '../resources/resources.repository.ts';
+import { FORMAT_NAME, FORMAT_VERSION } from './format.ts';
+
+export interface ExportOptions {
+  baseId: string;
+  pageSize?: number;
+  onProgress?: (progress: { done: number; total: number }) => void;
+}
+
+export interface ExportReport {
+  persons: number;
+  groups: number;
+  resources: number;
+  durationMs: number;
+}
+
+const DEFAULT_PAGE = 500;
+const byName = (a: { nomKey: string; nom: string }, b: { nomKey: string; nom: string }) =>
+  a.nomKey < b.nomKey ? -1 : a.nomKey > b.nomKey ? 1 : 0;
+
+/**
+ * A JSON value with the keys of its objects sorted, at every depth: PostgreSQL's jsonb keeps keys in
+ * its own order and SQLite in the written one, so only sorted keys make both export the same bytes.
+ */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/** The lines of the export, one record each (without the newline). */
+export async function* exportLines(options: ExportOptions): AsyncGenerator<string> {
+  const take = options.pageSize ?? DEFAULT_PAGE;
+  yield JSON.stringify({ format: FORMAT_NAME, version: FORMAT_VERSION, baseId: options.baseId });
+
+  for (let after = 0; ; ) {
+    const persons = await db.person.findMany({
+      where: { oid: { gt: after } },
+      orderBy: { oid: 'asc' },
+      take,
+      include: {
+        roles: { select: { role: true } },
+        memberGroups: { select: { group: { select: { nom: true, nomKey: true } } } },
+        followedGroups: { select: { group: { select: { nom: true, nomKey: true } } } },
+      },
+    });
+    for (const person of persons) {
+      const roles = person.roles.map((r) => r.role).sort();
+      yield JSON.stringify({
+        personne: {
+          oid: person.oid,
+          pid: person.pid,
+          nom: person.nom,
+          prenom: person.prenom,
+          email: person.email,
+          // The previous service's form of roles.
+          roles: Object.fromEntries(roles.map((role) => [role, true])),
+          groupesMembre: person.memberGroups
+            .map((m) => m.group)
+            .sort(byName)
+            .map((g) => g.nom),
+          groupesSuivis: person.followedGroups
+            .map((f) => f.group)
+            .sort(byName)
+            .map((g) => g.nom),
+        },
+      });
+    }
+    if (persons.length < take) break;
+    after = persons.at(-1)!.oid;
+  }
+
+  // Groups are few: one read.
+  const groups = await db.group.findMany({
+    orderBy: { oid: 'asc' },
+    include: { managers: { select: { personOid: true }, orderBy: { position: 'asc' } } },
+  });
+  for (const group of groups) {
+    yield JSON.stringify({
+      groupe: {
+        oid: group.oid,
+        nom: group.nom,
+        description: group.description,
+        ouvert: group.ouvert,
+        public: group.public,
+        gestionnaires: group.managers.map((m) => m.personOid),
+        dateCreation: group.createdAt.toISOString(),
+      },
+    });
+  }
+
+  let done = 0;
+  const total = options.onProgress ? await db.resource.count() : 0;
+  for (let after = 0; ; ) {
+    const resources = await db.resource.findMany({
+      where: { oid: { gt: after } },
+      orderBy: { oid: 'asc' },
+      take,
+      include: fullInclude,
+    });
+    for (const resource of resources) {
+      // Archives of earlier versions are not transferred: their oid would name nothing.
+      const { archiveOid: _archive, ...fields } = toLegacy(resource, options.baseId);
+      const json = {
+        parametres: sortedKeys(fields.parametres),
+        ...('enfants' in fields ? { enfants: sortedKeys(fields.enfants) } : {}),
+      };
+      yield JSON.stringify({ ressource: { ...fields, ...json } });
+    }
+    done += resources.length;
+    options.onProgress?.({ done, total: Math.max(total, done) });
+    if (resources.length < take) break;
+    after = resources.at(-1)!.oid;
+  }
+}
+
+/**
+ * Writes the export to `path`, through a temporary file renamed at the end: the file is either
+ * complete or absent.
+ */
+export async function exportFile(path: string, options: ExportOptions): Promise<ExportReport> {
+  const started = performance.now();
+  const temporary = `${path}.partial`;
+  const out = createWriteStream(temporary);
+  const counts = { persons: 0, groups: 0, resources: 0 };
+  try {
+    for await (const line of exportLines(options)) {
+      if (line.startsWith('{"personne"')) counts.persons += 1;
+      else if (line.startsWith('{"groupe"')) counts.groups += 1;
+      else if (line.startsWith('{"ressource"')) counts.resources += 1;
+      if (!out.write(`${line}\n`)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'finish');
+    await rename(temporary, path);
+  } catch (error) {
+    out.destroy();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return { ...counts, durationMs: Math.round(performance.now() - started) };
+}
