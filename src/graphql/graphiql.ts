@@ -11,19 +11,23 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { type DocumentNode, type FragmentDefinitionNode, Kind, print, visit } from 'graphql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 export type PageEncoding = 'br' | 'gzip';
 
+export interface RenderedPage {
+  html: string;
+  contentSecurityPolicy: string;
+  /** A strong ETag of the page as sent in `encoding` (each encoding's bytes have their own). */
+  etag(encoding: PageEncoding | 'identity'): string;
+}
+
 export interface GraphiQLPage {
   /** The options Yoga renders the page with. */
   options: GraphiQLOptions;
-  html(): string;
-  contentSecurityPolicy(): string;
-  /** A strong ETag of the page as sent in `encoding` (each encoding's bytes have their own). */
-  etag(encoding: PageEncoding | 'identity'): string;
+  /** The page, rendered on the first visit. */
+  rendered(): Promise<RenderedPage>;
   /** The page compressed with `encoding`, computed once. */
   encoded(encoding: PageEncoding): Promise<Buffer>;
 }
@@ -121,45 +125,56 @@ const compressors: Record<PageEncoding, (html: string) => Promise<Buffer>> = {
 };
 
 export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
-  let rendered: { html: string; policy: string; etag: string } | undefined;
+  let rendered: Promise<RenderedPage> | undefined;
   const encodings = new Map<PageEncoding, Promise<Buffer>>();
-  const render = () => {
-    if (!rendered) {
-      const html = renderGraphiQL(options);
-      const policy = [
-        "default-src 'self'",
-        `script-src 'self' ${inlineScriptDigests(html).join(' ')}`,
-        // The editor injects its styles at run time; styles cannot run code.
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data:",
-        "font-src 'self' data:",
-        "connect-src 'self'",
-        // The editor's language services run in workers created from blobs.
-        "worker-src 'self' blob:",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'self'",
-      ].join('; ');
-      const etag = createHash('sha256').update(html).update(policy).digest('base64url').slice(0, 27);
-      rendered = { html, policy, etag };
-    }
-    return rendered;
+  const render = async (): Promise<RenderedPage> => {
+    // Loaded on the first visit: the renderer holds the whole page's assets (about 35 MB of a
+    // process at rest, most of which never serves GraphiQL).
+    const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
+    const html = renderGraphiQL(options);
+    const contentSecurityPolicy = [
+      "default-src 'self'",
+      `script-src 'self' ${inlineScriptDigests(html).join(' ')}`,
+      // The editor injects its styles at run time; styles cannot run code.
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      // The editor's language services run in workers created from blobs.
+      "worker-src 'self' blob:",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "frame-ancestors 'self'",
+    ].join('; ');
+    const digest = createHash('sha256')
+      .update(html)
+      .update(contentSecurityPolicy)
+      .digest('base64url')
+      .slice(0, 27);
+    return { html, contentSecurityPolicy, etag: (encoding) => `"${digest}-${encoding}"` };
   };
-  return {
+  const page: GraphiQLPage = {
     options,
-    html: () => render().html,
-    contentSecurityPolicy: () => render().policy,
-    etag: (encoding) => `"${render().etag}-${encoding}"`,
+    rendered() {
+      if (!rendered) {
+        rendered = render();
+        // A failure is not kept: the next visit tries again.
+        rendered.catch(() => {
+          rendered = undefined;
+        });
+      }
+      return rendered;
+    },
     encoded(encoding) {
       let bytes = encodings.get(encoding);
       if (!bytes) {
-        bytes = compressors[encoding](render().html);
-        // A failure is not kept: the next visit tries again.
+        bytes = page.rendered().then(({ html }) => compressors[encoding](html));
         bytes.catch(() => encodings.delete(encoding));
         encodings.set(encoding, bytes);
       }
       return bytes;
     },
   };
+  return page;
 }

@@ -149,7 +149,7 @@ export function createGraphQLServer(
     graphqlEndpoint: '/graphql',
     context: ({ req }) => createContext({ req }),
     graphiql: graphiql ? graphiql.options : false,
-    renderGraphiQL: () => graphiql?.html() ?? '',
+    renderGraphiQL: async () => (graphiql ? (await graphiql.rendered()).html : ''),
     landingPage: false,
     // CORS is Express's job, with one policy for /api and /graphql.
     cors: false,

@@ -14,17 +14,18 @@ export async function sendGraphiQL(page: GraphiQLPage, req: Request, res: Respon
     : req.acceptsEncodings('gzip')
       ? 'gzip'
       : 'identity';
-  htmlPageHeaders(res, page.contentSecurityPolicy());
+  const rendered = await page.rendered();
+  htmlPageHeaders(res, rendered.contentSecurityPolicy);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache');
   res.setHeader('Vary', 'Accept-Encoding');
-  res.setHeader('ETag', page.etag(encoding));
+  res.setHeader('ETag', rendered.etag(encoding));
   if (req.fresh) {
     res.status(304).end();
     return;
   }
   if (encoding === 'identity') {
-    res.send(page.html());
+    res.send(rendered.html);
     return;
   }
   const body = await page.encoded(encoding);
