@@ -27,7 +27,8 @@ import { answerDatabaseUnavailable } from './http/database-unavailable.ts';
 import { refuseHostileInput } from './http/request-hygiene.ts';
 import { allowCrossOriginReads, htmlPageHeaders, securityHeaders } from './http/security-headers.ts';
 import { HttpClient } from './lib/http-client.ts';
-import { createLogger, type Logger, requestSerializer } from './logger.ts';
+import { createLogger, type Logger, requestLine, requestSerializer } from './logger.ts';
+import { createMetrics, metricsHandler, observeRequests } from './observability/metrics.ts';
 import { createOperationRunner } from './rest/execute.ts';
 import { loadOperations } from './rest/operations.ts';
 import { DEFAULT_METHODS } from './rest/route-table.ts';
@@ -84,6 +85,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }),
     abuse: await createAbuseLimits(config, logger),
     database: new DatabaseAvailability(logger, () => db.$queryRawUnsafe('SELECT 1')),
+    // Collected only where someone may read them.
+    metrics: config.metrics.bearerToken ? createMetrics() : undefined,
   };
   const createContext = createContextFactory(services);
   const { yoga, graphiql } = createGraphQLServer(services, createContext);
@@ -118,6 +121,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.set('trust proxy', config.http.trustProxy);
   app.set('query parser', 'extended');
 
+  app.use(observeRequests(services.metrics));
   app.use(
     pinoHttp({
       logger,
@@ -127,11 +131,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
       serializers: { req: requestSerializer },
+      // Lines logged during a request carry its id only; the request line is `requestLine`.
+      quietReqLogger: true,
+      quietResLogger: true,
+      customSuccessObject: (req, res, fields) => requestLine(req, res, fields.responseTime),
       // A 503 is a database outage, logged once by the availability monitor: no made-up stack per request.
-      customErrorObject: (_req, res, _error, fields) =>
-        res.statusCode === 503 && !(res as { err?: unknown }).err ? { ...fields, err: undefined } : fields,
+      customErrorObject: (req, res, error, fields) => ({
+        ...requestLine(req, res, fields.responseTime),
+        err: res.statusCode === 503 && !(res as { err?: unknown }).err ? undefined : error,
+      }),
     }),
   );
   app.use(securityHeaders());
@@ -149,6 +159,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       res.status(503).json({ status: 'unavailable' });
     }
   });
+
+  if (services.metrics) app.get('/metrics', metricsHandler(services.metrics, config.metrics));
 
   // `/groupe/…`: three legacy group routes live outside `/api`.
   const served = ['/api', '/groupe', '/graphql'];

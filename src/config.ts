@@ -2,7 +2,7 @@
  * The service configuration: one typed, frozen object, validated with zod at start. Sources, later
  * ones winning: the JSON file (`CONFIG_FILE`, default config/default.json), then environment
  * variables (`PORT`, `HOST`, `DATABASE_URL`, `BASE_ID`, `BASE_URL`, `API_TOKENS`, `SESSION_SECRET`,
- * `LOG_LEVEL`, `REDIS_URL`).
+ * `LOG_LEVEL`, `REDIS_URL`, `METRICS_TOKEN`).
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -162,6 +162,15 @@ export const configSchema = z
         ttlSeconds: z.number().int().positive().default(300),
       })
       .prefault({}),
+    /**
+     * Prometheus metrics at `GET /metrics` (src/observability/metrics.ts): served, and collected,
+     * only when a bearer token is configured; scrapers send `Authorization: Bearer <token>`.
+     */
+    metrics: z
+      .object({
+        bearerToken: z.string().min(16, 'needs at least 16 characters').optional(),
+      })
+      .prefault({}),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Start-up and shutdown (src/server.ts). */
     lifecycle: z
@@ -238,6 +247,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (env.SESSION_SECRET) overrides.sessionSecret = env.SESSION_SECRET;
   if (env.LOG_LEVEL) overrides.logLevel = env.LOG_LEVEL;
+  if (env.METRICS_TOKEN) {
+    const fileMetrics = fromFile.metrics;
+    overrides.metrics = {
+      ...(typeof fileMetrics === 'object' ? fileMetrics : {}),
+      bearerToken: env.METRICS_TOKEN,
+    };
+  }
   if (env.REDIS_URL) {
     const fileLimits = fromFile.rateLimits;
     overrides.rateLimits = { ...(typeof fileLimits === 'object' ? fileLimits : {}), redisUrl: env.REDIS_URL };

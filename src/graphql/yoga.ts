@@ -17,6 +17,7 @@ import { createYoga, maskError, type Plugin, type YogaLogger, type YogaServerIns
 import { isValidApiToken } from '../auth/authn.ts';
 import type { Context, createContextFactory, Services } from '../context.ts';
 import { serviceUnavailableError } from '../db/availability.ts';
+import { countReturnedErrors, useOperationObservation } from '../observability/metrics.ts';
 import { graphqlRequestVerdict, type TransportFacts, useCrossSitePolicy } from '../security/cross-site.ts';
 import { useInputLimits } from '../security/input-limits.ts';
 import { type GraphiQLPage, graphiqlPage } from './graphiql.ts';
@@ -118,6 +119,7 @@ export function createGraphQLServer(
     // Replaced by useNoSuggestions, which also covers execution errors.
     blockFieldSuggestion: { enabled: false },
   });
+  if (services.metrics) countReturnedErrors(schema);
   const graphiql = limits.graphiql ? graphiqlPage({ title: 'Resource Repository — GraphiQL' }) : undefined;
   const yoga = createYoga<ServerContext, Context>({
     schema,
@@ -138,6 +140,8 @@ export function createGraphQLServer(
     },
     logging: yogaLogger(services),
     plugins: [
+      // First: operation names reach the request log line, and cached answers are timed too.
+      useOperationObservation(services.metrics),
       ...armor.protect().plugins,
       useIntrospectionDepthLimit(limits.maxIntrospectionDepth),
       ...(limits.introspection ? [] : [useNoIntrospection()]),
