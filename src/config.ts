@@ -17,8 +17,8 @@ const baseUrl = z
 /** Role → permissions, as in the compatibility notes (§2). `allRights` is the token-level right. */
 export const DEFAULT_ROLES: Record<string, Permission[]> = {
   admin: [...PERMISSIONS],
-  // Everything but the token-level right.
-  editeur: PERMISSIONS.filter((permission) => permission !== 'allRights'),
+  // Everything but the token-level right and the audit log.
+  editeur: PERMISSIONS.filter((permission) => permission !== 'allRights' && permission !== 'readAudit'),
   indexateur: ['index', 'createGroupe'],
   formateur: ['create', 'read', 'createGroupe'],
   acces_correction: ['correction'],

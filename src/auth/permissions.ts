@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   'publish',
   'correction',
   'createGroupe',
+  /** Read the audit log (who created, changed or deleted resources and groups). */
+  'readAudit',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -29,6 +29,8 @@ export const NON_CONTENT_MODELS: ReadonlySet<string> = new Set([
   'InboxEvent',
   'PeerListener',
   'ServiceSetting',
+  // Written with the change it records, which moves the generation itself; never read by public answers.
+  'AuditEntry',
 ]);
 
 const CHANNEL = 'rrs_content_changed';

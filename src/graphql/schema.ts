@@ -9,6 +9,7 @@ import '../modules/lists/lists.schema.ts';
 import '../modules/trees/trees.schema.ts';
 import '../modules/peers/peers.schema.ts';
 import '../modules/labs/labs.schema.ts';
+import '../modules/audit/audit.schema.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 
