@@ -140,9 +140,12 @@ describe('what is measured', () => {
   });
 
   it('reports the PostgreSQL pool (nothing on SQLite, which has none)', async () => {
+    // The pool closes connections idle for 10 s: use one, which stays idle in the pool.
+    await db.outboxMessage.count();
     const text = await scrape();
     if (provider === 'postgresql') {
       expect(sample(text, 'db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
+      expect(sample(text, 'db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
       expect(sample(text, 'db_pool_connections', { state: 'waiting' })).toBe(0);
     } else {
       expect(sample(text, 'db_pool_connections', { state: 'total' })).toBeUndefined();
