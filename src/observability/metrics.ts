@@ -59,7 +59,8 @@ export function createMetrics(): Metrics {
     labelNames: ['code', 'transport'] as const,
     registers: [registry],
   });
-  const outbox = new Gauge({
+  // Gauges read when scraped; the registry holds them.
+  new Gauge({
     name: 'outbox_messages',
     help: 'Messages to peers in the outbox, by status (pending: not yet delivered; failed: given up)',
     labelNames: ['status'] as const,
@@ -76,7 +77,7 @@ export function createMetrics(): Metrics {
       }
     },
   });
-  const pool = new Gauge({
+  new Gauge({
     name: 'db_pool_connections',
     help: 'PostgreSQL pool connections: total, idle, and waiting (queued clients)',
     labelNames: ['state'] as const,
@@ -90,8 +91,6 @@ export function createMetrics(): Metrics {
       this.set({ state: 'waiting' }, stats.waiting);
     },
   });
-  void outbox;
-  void pool;
 
   const names = new Set<string>();
   const boundedName = (operation: string) => {
