@@ -29,7 +29,8 @@ import { sendGraphiQL } from './http/graphiql-page.ts';
 import { refuseHostileInput } from './http/request-hygiene.ts';
 import { allowCrossOriginReads, securityHeaders } from './http/security-headers.ts';
 import { HttpClient } from './lib/http-client.ts';
-import { createLogger, type Logger, requestSerializer } from './logger.ts';
+import { createLogger, type Logger, requestLine, requestSerializer } from './logger.ts';
+import { createMetrics, metricsHandler, observeRequests } from './observability/metrics.ts';
 import { apiDocsRouter } from './rest/api-docs.ts';
 import { createOperationRunner } from './rest/execute.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
@@ -89,6 +90,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }),
     abuse: await createAbuseLimits(config, logger),
     database: new DatabaseAvailability(logger, () => db.$queryRawUnsafe('SELECT 1')),
+    // Collected only where someone may read them.
+    metrics: config.metrics.bearerToken ? createMetrics() : undefined,
   };
   const createContext = createContextFactory(services);
   const { yoga, graphiql } = createGraphQLServer(services, createContext);
@@ -123,6 +126,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.set('trust proxy', config.http.trustProxy);
   app.set('query parser', 'extended');
 
+  app.use(observeRequests(services.metrics));
   app.use(
     pinoHttp({
       logger,
@@ -132,11 +136,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
       serializers: { req: requestSerializer },
+      // Lines logged during a request carry its id only; the request line is `requestLine`.
+      quietReqLogger: true,
+      quietResLogger: true,
+      customSuccessObject: (req, res, fields) => requestLine(req, res, fields.responseTime),
       // A 503 is a database outage, logged once by the availability monitor: no made-up stack per request.
-      customErrorObject: (_req, res, _error, fields) =>
-        res.statusCode === 503 && !(res as { err?: unknown }).err ? { ...fields, err: undefined } : fields,
+      customErrorObject: (req, res, error, fields) => ({
+        ...requestLine(req, res, fields.responseTime),
+        err: res.statusCode === 503 && !(res as { err?: unknown }).err ? undefined : error,
+      }),
     }),
   );
   app.use(securityHeaders());
@@ -169,6 +179,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       }),
     ),
   );
+  if (services.metrics) app.get('/metrics', metricsHandler(services.metrics, config.metrics));
 
   // `/groupe/…`: three legacy group routes live outside `/api`.
   const served = ['/api', '/groupe', '/graphql'];

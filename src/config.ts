@@ -2,7 +2,7 @@
  * The service configuration: one typed, frozen object, validated with zod at start. Sources, later
  * ones winning: the JSON file (`CONFIG_FILE`, default config/default.json), then environment
  * variables (`PORT`, `HOST`, `DATABASE_URL`, `BASE_ID`, `BASE_URL`, `API_TOKENS`, `SESSION_SECRET`,
- * `LOG_LEVEL`, `REDIS_URL`, `DEV_LOGIN`).
+ * `LOG_LEVEL`, `REDIS_URL`, `DEV_LOGIN`, `METRICS_TOKEN`).
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -17,9 +17,10 @@ const baseUrl = z
 /** Role → permissions, as in the compatibility notes (§2). `allRights` is the token-level right. */
 export const DEFAULT_ROLES: Record<string, Permission[]> = {
   admin: [...PERMISSIONS],
-  // Everything but the token-level right and operating the service.
+  // Everything but the token-level right, operating the service and the audit log.
   editeur: PERMISSIONS.filter(
-    (permission) => permission !== 'allRights' && permission !== 'managePeerNotifications',
+    (permission) =>
+      permission !== 'allRights' && permission !== 'managePeerNotifications' && permission !== 'readAudit',
   ),
   indexateur: ['index', 'createGroupe'],
   formateur: ['create', 'read', 'createGroupe'],
@@ -169,6 +170,15 @@ export const configSchema = z
      * development only. The service refuses to start with it when NODE_ENV=production.
      */
     devLogin: z.boolean().default(false),
+    /**
+     * Prometheus metrics at `GET /metrics` (src/observability/metrics.ts): served, and collected,
+     * only when a bearer token is configured; scrapers send `Authorization: Bearer <token>`.
+     */
+    metrics: z
+      .object({
+        bearerToken: z.string().min(16, 'needs at least 16 characters').optional(),
+      })
+      .prefault({}),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Start-up and shutdown (src/server.ts). */
     lifecycle: z
@@ -245,6 +255,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (env.SESSION_SECRET) overrides.sessionSecret = env.SESSION_SECRET;
   if (env.LOG_LEVEL) overrides.logLevel = env.LOG_LEVEL;
+  if (env.METRICS_TOKEN) {
+    const fileMetrics = fromFile.metrics;
+    overrides.metrics = {
+      ...(typeof fileMetrics === 'object' ? fileMetrics : {}),
+      bearerToken: env.METRICS_TOKEN,
+    };
+  }
   if (env.REDIS_URL) {
     const fileLimits = fromFile.rateLimits;
     overrides.rateLimits = { ...(typeof fileLimits === 'object' ? fileLimits : {}), redisUrl: env.REDIS_URL };

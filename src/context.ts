@@ -12,6 +12,8 @@ import type { Config } from './config.ts';
 import type { DatabaseAvailability } from './db/availability.ts';
 import type { HttpClient } from './lib/http-client.ts';
 import type { Logger } from './logger.ts';
+import type { Metrics } from './observability/metrics.ts';
+import { requestFacts } from './observability/request-facts.ts';
 import type { AbuseLimits } from './security/abuse-limits.ts';
 
 /** Long-lived collaborators of one service instance. */
@@ -23,6 +25,8 @@ export interface Services {
   abuse: AbuseLimits;
   /** Whether the database answers; told of outages by whoever meets one. */
   database: DatabaseAvailability;
+  /** Prometheus metrics, when configured (`metrics.bearerToken`). */
+  metrics?: Metrics;
 }
 
 export interface Context {
@@ -71,6 +75,7 @@ export function createContextFactory(services: Services) {
     const identify = () => resolveViewer(apiToken, session, services.config);
     // The first resolution uses the person read with the session (src/auth/session-store.ts).
     const viewer = await resolveViewer(apiToken, session, services.config, personFactsOf(req));
+    requestFacts(req).caller = apiToken ? 'token' : viewer.person ? 'session' : 'anonymous';
     return {
       requestId: String(request.id ?? ''),
       log: request.log ?? services.logger,

@@ -3,7 +3,9 @@
  * grants access is ever written: cookies, `X-ApiToken`, `Authorization`, lab login tokens and read
  * keys (`cle/<key>`) in URLs and referers, and secret-looking keys of objects clients report.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino } from 'pino';
+import { requestFacts } from './observability/request-facts.ts';
 
 export type Logger = pino.Logger;
 
@@ -56,3 +58,34 @@ export const requestSerializer = pino.stdSerializers.wrapRequestSerializer((req)
   if (typeof referer === 'string') req.headers = { ...req.headers, referer: redactUrl(referer) };
   return req;
 });
+
+/**
+ * A URL as the request line shows it: the path with read keys redacted, and of the query string
+ * only the parameter names (values may be credentials, search terms or personal data).
+ */
+export function loggedPath(url: string): string {
+  const question = url.indexOf('?');
+  if (question < 0) return redactUrl(url);
+  const names = url
+    .slice(question + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => pair.split('=')[0]);
+  return `${redactUrl(url.slice(0, question))}?${names.join('&')}`;
+}
+
+/**
+ * The fields of the one line logged per request: no headers (they cost hundreds of bytes a line
+ * and carry credentials), the operation it ran and the kind of caller, never their credentials.
+ */
+export function requestLine(req: IncomingMessage, res: ServerResponse, durationMs: number) {
+  const facts = requestFacts(req);
+  return {
+    method: req.method,
+    path: loggedPath((req as { originalUrl?: string }).originalUrl ?? req.url ?? ''),
+    status: res.statusCode,
+    durationMs,
+    operation: facts.operation,
+    caller: facts.caller,
+  };
+}

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  await openDatabase(config.databaseUrl);
+  await openDatabase(config.databaseUrl, { logger });
   // Other instances' commits invalidate this one's response cache.
   await contentChanges.listen({ logger, databaseUrl: config.databaseUrl });
   const { app, services, close } = await createApp(config, { logger });

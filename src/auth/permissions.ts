@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   'createGroupe',
   /** List and retry notifications to peer repositories (the outbox): an operator's task. */
   'managePeerNotifications',
+  /** Read the audit log (who created, changed or deleted resources and groups). */
+  'readAudit',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

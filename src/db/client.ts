@@ -11,6 +11,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import { type Prisma, PrismaClient } from '../generated/sqlite/client.ts';
+import { createLogger, type Logger } from '../logger.ts';
 import { contentChanges, NON_CONTENT_MODELS } from './content-changes.ts';
 import { type Provider, providerOf } from './database-url.ts';
 
@@ -41,7 +42,12 @@ export let db: Database = new Proxy({} as Database, {
 });
 export let provider: Provider = 'sqlite';
 
-const logOptions = [{ emit: 'event', level: 'query' }] as const;
+const queryLogOptions = [{ emit: 'event', level: 'query' }] as const;
+/** Prisma's own warnings and errors, as events handed to pino: stdout stays JSON lines. */
+const messageLogOptions = [
+  { emit: 'event', level: 'warn' },
+  { emit: 'event', level: 'error' },
+] as const;
 
 /**
  * Marks a statement to be prepared once per PostgreSQL connection and reused: PostgreSQL then
@@ -78,10 +84,10 @@ class PreparingClient extends pg.Client {
 
 export async function openDatabase(
   databaseUrl: string,
-  { announceStatements = false }: { announceStatements?: boolean } = {},
+  { announceStatements = false, logger }: { announceStatements?: boolean; logger?: Logger } = {},
 ): Promise<Database> {
   provider = providerOf(databaseUrl);
-  const log = announceStatements ? [...logOptions] : [];
+  const log = [...messageLogOptions, ...(announceStatements ? queryLogOptions : [])];
   announcing = announceStatements;
   pool = undefined;
   let client: PrismaClient;
@@ -98,8 +104,14 @@ export async function openDatabase(
       log,
     }) as unknown as PrismaClient;
   }
+  const prismaLog = (logger ?? createLogger('info')).child({ component: 'prisma' });
+  const events = client as PrismaClient<'warn' | 'error' | 'query'>;
+  events.$on('warn', (event) => prismaLog.warn({ target: event.target }, event.message));
+  // A failed statement reaches its caller, which decides whether it is an error (a unique violation
+  // is often an expected answer) and logs it with its request id: here, only for debugging.
+  events.$on('error', (event) => prismaLog.debug({ target: event.target }, event.message));
   if (announceStatements) {
-    (client as PrismaClient<'query'>).$on('query', (event) => {
+    events.$on('query', (event) => {
       for (const listener of statementListeners) listener(event.query, event.params);
     });
   }
@@ -182,6 +194,11 @@ export async function readRows<T>(sql: string, params: unknown[]): Promise<T[]> 
   if (announcing) for (const listener of statementListeners) listener(sql, JSON.stringify(params));
   const result = await pool.query({ text: sql, values: params, name: preparedName(sql), types: readTypes });
   return result.rows as T[];
+}
+
+/** PostgreSQL: the pool's connections (for metrics); undefined on SQLite, which has none. */
+export function poolStatistics(): { total: number; idle: number; waiting: number } | undefined {
+  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
 export async function closeDatabase(): Promise<void> {

@@ -30,6 +30,8 @@ export const NON_CONTENT_MODELS: ReadonlySet<string> = new Set([
   'PeerListener',
   'ServiceSetting',
   'ApiToken',
+  // Written with the change it records, which moves the generation itself; never read by public answers.
+  'AuditEntry',
 ]);
 
 const CHANNEL = 'rrs_content_changed';

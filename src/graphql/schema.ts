@@ -10,6 +10,7 @@ import '../modules/trees/trees.schema.ts';
 import '../modules/peers/peers.schema.ts';
 import '../modules/peers/notifications.schema.ts';
 import '../modules/labs/labs.schema.ts';
+import '../modules/audit/audit.schema.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 

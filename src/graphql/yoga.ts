@@ -20,6 +20,7 @@ import { LRUCache } from 'lru-cache';
 import { authenticateApiToken } from '../auth/api-tokens.ts';
 import type { Context, createContextFactory, Services } from '../context.ts';
 import { serviceUnavailableError } from '../db/availability.ts';
+import { countReturnedErrors, useOperationObservation } from '../observability/metrics.ts';
 import { loadOperations } from '../rest/operations.ts';
 import { graphqlRequestVerdict, type TransportFacts, useCrossSitePolicy } from '../security/cross-site.ts';
 import { useInputLimits } from '../security/input-limits.ts';
@@ -136,6 +137,7 @@ export function createGraphQLServer(
     // Replaced by useNoSuggestions, which also covers execution errors.
     blockFieldSuggestion: { enabled: false },
   });
+  if (services.metrics) countReturnedErrors(schema);
   // The example tabs are the named operations the REST routes run: each one works as shown.
   const graphiql = limits.graphiql
     ? graphiqlPage({
@@ -163,6 +165,8 @@ export function createGraphQLServer(
     },
     logging: yogaLogger(services),
     plugins: [
+      // First: operation names reach the request log line, and cached answers are timed too.
+      useOperationObservation(services.metrics),
       ...armor.protect().plugins,
       useIntrospectionDepthLimit(limits.maxIntrospectionDepth),
       ...(limits.introspection ? [] : [useNoIntrospection()]),

@@ -102,7 +102,7 @@ describe('request ids and logs', () => {
       expect(ofRequest.map((line) => line.msg)).toEqual(
         expect.arrayContaining(['lab login', 'request completed']),
       );
-      for (const line of ofRequest) expect((line.req as { id?: string })?.id).toBe('trace-42');
+      for (const line of ofRequest) expect(line.reqId).toBe('trace-42');
     } finally {
       await instance.close();
     }

@@ -151,8 +151,8 @@ describe('two instances as peers of each other', () => {
     await b.process.waitForLog(
       (line) =>
         line.msg === 'request completed' &&
-        line.req?.url === '/api/ressource/registerListener' &&
-        line.res?.statusCode === 200,
+        line.path === '/api/ressource/registerListener' &&
+        line.status === 200,
     );
     await retitle(oid, 'Exercice corrigé');
     expect(await titleInA(tree, 'Exercice corrigé')).toBe('Exercice corrigé');
@@ -247,10 +247,7 @@ describe('two instances as peers of each other', () => {
       }),
     });
     await b.process.waitForLog(
-      (line) =>
-        line.msg === 'request completed' &&
-        line.req?.url === `/api/public/${oid}` &&
-        line.res?.statusCode === 200,
+      (line) => line.msg === 'request completed' && line.path === `/api/public/${oid}` && line.status === 200,
     );
   }, 60_000);
 

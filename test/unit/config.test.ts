@@ -72,6 +72,20 @@ describe('parseConfig', () => {
   });
 });
 
+describe('metrics', () => {
+  it('are off by default, on with a bearer token of at least 16 characters, from the file or METRICS_TOKEN', () => {
+    expect(parseConfig(minimal).metrics.bearerToken).toBeUndefined();
+    expect(() => parseConfig({ ...minimal, metrics: { bearerToken: 'short' } })).toThrow(
+      /metrics.bearerToken/,
+    );
+    const file = configFile({ ...minimal, metrics: { bearerToken: 'from-the-file-0123456789' } });
+    expect(loadConfig({ CONFIG_FILE: file }).metrics.bearerToken).toBe('from-the-file-0123456789');
+    expect(
+      loadConfig({ CONFIG_FILE: file, METRICS_TOKEN: 'from-the-environment-0123' }).metrics.bearerToken,
+    ).toBe('from-the-environment-0123');
+  });
+});
+
 describe('loadConfig', () => {
   it('reads config/default.json by default, which is complete', () => {
     const config = loadConfig({});

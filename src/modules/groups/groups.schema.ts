@@ -4,6 +4,7 @@ import type { Group } from '../../db/client.ts';
 import { ForbiddenError } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { errorType } from '../../graphql/errors.ts';
+import { auditActor } from '../audit/audit.service.ts';
 import {
   GroupNameTakenError,
   GroupNotFoundError,
@@ -149,7 +150,7 @@ builder.mutationFields((t) => ({
     authScopes: { person: true },
     errors: { types: writeErrors },
     args: { input: t.arg({ type: SaveGroupInputType, required: true }) },
-    resolve: (_root, args, context) => saveGroup(context.viewer, args.input),
+    resolve: (_root, args, context) => saveGroup(context.viewer, args.input, auditActor(context)),
   }),
   createGroup: t.field({
     type: GroupType,
@@ -157,7 +158,8 @@ builder.mutationFields((t) => ({
     authScopes: { person: true },
     errors: { types: writeErrors },
     args: { input: t.arg({ type: SaveGroupInputType, required: true }) },
-    resolve: (_root, args, context) => createGroup(context.viewer, { ...args.input, oid: null }),
+    resolve: (_root, args, context) =>
+      createGroup(context.viewer, { ...args.input, oid: null }, auditActor(context)),
   }),
   updateGroup: t.field({
     type: GroupType,
@@ -165,7 +167,7 @@ builder.mutationFields((t) => ({
     authScopes: { person: true },
     errors: { types: writeErrors },
     args: { oid: t.arg.int({ required: true }), input: t.arg({ type: SaveGroupInputType, required: true }) },
-    resolve: (_root, args, context) => updateGroup(context.viewer, args.oid, args.input),
+    resolve: (_root, args, context) => updateGroup(context.viewer, args.oid, args.input, auditActor(context)),
   }),
   createGroupFromName: t.field({
     type: GroupType,
@@ -173,7 +175,7 @@ builder.mutationFields((t) => ({
     authScopes: { person: true },
     errors: { types: writeErrors },
     args: { nom: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => createGroupFromName(context.viewer, args.nom),
+    resolve: (_root, args, context) => createGroupFromName(context.viewer, args.nom, auditActor(context)),
   }),
   joinGroup: t.field({
     type: GroupType,
@@ -214,7 +216,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ForbiddenError, GroupNotFoundError] },
     args: { nom: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => {
-      const { oid, nom } = await deleteGroup(context.viewer, args.nom);
+      const { oid, nom } = await deleteGroup(context.viewer, args.nom, auditActor(context));
       return { oid, nom };
     },
   }),

@@ -9,6 +9,14 @@ import { db, type Prisma, type Transaction } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AuthenticationRequiredError, ForbiddenError } from '../../errors.ts';
 import { normaliseForComparison } from '../../lib/text.ts';
+import {
+  type AuditActor,
+  actorOf,
+  auditEntryData,
+  changedFields,
+  recordAudit,
+  stateAs,
+} from '../audit/audit.service.ts';
 import { nameDesignates } from '../persons/persons.service.ts';
 import {
   GroupNameTakenError,
@@ -110,15 +118,25 @@ async function newManager(input: SaveGroupInput) {
   return person;
 }
 
-async function appendManager(tx: Transaction, groupOid: number, personOid: number) {
+/** Adds a manager at the end; false when the person already was one. */
+async function appendManager(tx: Transaction, groupOid: number, personOid: number): Promise<boolean> {
   const existing = await tx.groupManager.findMany({
     where: { groupOid },
     select: { personOid: true, position: true },
   });
-  if (existing.some((m) => m.personOid === personOid)) return;
+  if (existing.some((m) => m.personOid === personOid)) return false;
   const position = Math.max(-1, ...existing.map((m) => m.position)) + 1;
   await tx.groupManager.create({ data: { groupOid, personOid, position } });
+  return true;
 }
+
+/** The audited fields of a group. */
+const auditedGroup = (group: { nom: string; description: string; ouvert: boolean; public: boolean }) => ({
+  nom: group.nom,
+  description: group.description,
+  ouvert: group.ouvert,
+  public: group.public,
+});
 
 /** Optional flags and description: written only when given. */
 function optionalFields(input: SaveGroupInput) {
@@ -130,7 +148,11 @@ function optionalFields(input: SaveGroupInput) {
 }
 
 /** Creates a group: the creator becomes its sole manager, a member and a follower. */
-export async function createGroup(viewer: Viewer, input: SaveGroupInput) {
+export async function createGroup(
+  viewer: Viewer,
+  input: SaveGroupInput,
+  actor: AuditActor = actorOf(viewer),
+) {
   const creator = requirePerson(viewer);
   if (!canCreateGroup(viewer)) throw new ForbiddenError();
   const { nom, nomKey } = checkGroupName(input.nom);
@@ -148,6 +170,15 @@ export async function createGroup(viewer: Viewer, input: SaveGroupInput) {
         },
       });
       if (manager) await appendManager(tx, group.oid, manager.oid);
+      await recordAudit(tx, actor, {
+        action: 'created',
+        entityKind: 'group',
+        entityId: group.oid,
+        changes: stateAs('after', {
+          ...auditedGroup(group),
+          gestionnaires: [creator.oid, ...(manager && manager.oid !== creator.oid ? [manager.oid] : [])],
+        }),
+      });
       return group;
     });
   } catch (error) {
@@ -157,7 +188,12 @@ export async function createGroup(viewer: Viewer, input: SaveGroupInput) {
 }
 
 /** Updates a group (its managers only): flags, description, rename, one more manager. */
-export async function updateGroup(viewer: Viewer, oid: number, input: SaveGroupInput) {
+export async function updateGroup(
+  viewer: Viewer,
+  oid: number,
+  input: SaveGroupInput,
+  actor: AuditActor = actorOf(viewer),
+) {
   requirePerson(viewer);
   const group = await db.group.findUnique({
     where: { oid },
@@ -173,7 +209,13 @@ export async function updateGroup(viewer: Viewer, oid: number, input: SaveGroupI
         where: { oid },
         data: { ...optionalFields(input), ...rename },
       });
-      if (manager) await appendManager(tx, oid, manager.oid);
+      const changes = changedFields(auditedGroup(group), auditedGroup(updated));
+      if (manager && (await appendManager(tx, oid, manager.oid))) {
+        changes.gestionnaireAjoute = { before: null, after: manager.oid };
+      }
+      if (Object.keys(changes).length > 0) {
+        await recordAudit(tx, actor, { action: 'updated', entityKind: 'group', entityId: oid, changes });
+      }
       return updated;
     });
   } catch (error) {
@@ -183,13 +225,13 @@ export async function updateGroup(viewer: Viewer, oid: number, input: SaveGroupI
 }
 
 /** `POST /api/groupe`: an update when `oid` is given, a creation otherwise. */
-export function saveGroup(viewer: Viewer, input: SaveGroupInput) {
-  return input.oid != null ? updateGroup(viewer, input.oid, input) : createGroup(viewer, input);
+export function saveGroup(viewer: Viewer, input: SaveGroupInput, actor: AuditActor = actorOf(viewer)) {
+  return input.oid != null ? updateGroup(viewer, input.oid, input, actor) : createGroup(viewer, input, actor);
 }
 
 /** `ajouter`: a closed, public group from its name alone. */
-export function createGroupFromName(viewer: Viewer, nom: string) {
-  return createGroup(viewer, { nom, ouvert: false, public: true });
+export function createGroupFromName(viewer: Viewer, nom: string, actor: AuditActor = actorOf(viewer)) {
+  return createGroup(viewer, { nom, ouvert: false, public: true }, actor);
 }
 
 /** Joins (idempotent) when the group is open, or the caller is already a member or a manager. */
@@ -236,11 +278,21 @@ export async function ignoreGroup(viewer: Viewer, nom: string) {
 }
 
 /** Deletes a group (its managers only); memberships and resources' group links go with it. */
-export async function deleteGroup(viewer: Viewer, nom: string) {
+export async function deleteGroup(viewer: Viewer, nom: string, actor: AuditActor = actorOf(viewer)) {
   const person = requirePerson(viewer);
   const { group, state } = await loadForCaller(nom, person.oid);
   if (!canManageGroup(viewer, state)) throw new ForbiddenError();
-  await db.group.delete({ where: { oid: group.oid } });
+  await db.$transaction([
+    db.group.delete({ where: { oid: group.oid } }),
+    db.auditEntry.create({
+      data: auditEntryData(actor, {
+        action: 'deleted',
+        entityKind: 'group',
+        entityId: group.oid,
+        changes: stateAs('before', auditedGroup(group)),
+      }),
+    }),
+  ]);
   return group;
 }
 

@@ -10,6 +10,7 @@ import { db, type Prisma, type Transaction } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
 import { parseId } from '../../lib/integers.ts';
+import { auditActor, auditEntryData, changedFields, recordAudit, stateAs } from '../audit/audit.service.ts';
 import { groupNameKey } from '../groups/groups.service.ts';
 import { enqueueChangeNotifications } from '../peers/outbox.ts';
 import { type DocumentKey, loadDocument, type ResourceDocument } from './resource-documents.ts';
@@ -211,24 +212,34 @@ async function designated(context: Context, fields: ResourceFields): Promise<Ful
   return row;
 }
 
-async function personOids(pids: string[], label: string, warnings: string[]): Promise<number[]> {
+/** Oids of the known pids, in order; `known` receives those pids (what is written, for the audit). */
+async function personOids(
+  pids: string[],
+  label: string,
+  warnings: string[],
+  known: string[] = [],
+): Promise<number[]> {
   if (pids.length === 0) return [];
   const rows = await db.person.findMany({ where: { pid: { in: pids } }, select: { oid: true, pid: true } });
   const byPid = new Map(rows.map((row) => [row.pid, row.oid]));
   for (const pid of pids) if (!byPid.has(pid)) warnings.push(`${label} ${pid} inconnu, ignoré`);
+  known.push(...pids.filter((pid) => byPid.has(pid)));
   return pids.flatMap((pid) => (byPid.has(pid) ? [byPid.get(pid)!] : []));
 }
 
-async function groupOids(names: string[], warnings: string[]): Promise<number[]> {
+/** Oids of the existing groups, in order; `known` receives their names as stored. */
+async function groupOids(names: string[], warnings: string[], known: string[] = []): Promise<number[]> {
   if (names.length === 0) return [];
   const rows = await db.group.findMany({
     where: { nomKey: { in: names.map(groupNameKey) } },
-    select: { oid: true, nomKey: true },
+    select: { oid: true, nomKey: true, nom: true },
   });
-  const byKey = new Map(rows.map((row) => [row.nomKey, row.oid]));
+  const byKey = new Map(rows.map((row) => [row.nomKey, row]));
   for (const nom of names)
     if (!byKey.has(groupNameKey(nom))) warnings.push(`Groupe ${nom} inexistant, ignoré`);
-  return names.flatMap((nom) => (byKey.has(groupNameKey(nom)) ? [byKey.get(groupNameKey(nom))!] : []));
+  const found = names.flatMap((nom) => (byKey.has(groupNameKey(nom)) ? [byKey.get(groupNameKey(nom))!] : []));
+  known.push(...found.map((row) => row.nom));
+  return found.map((row) => row.oid);
 }
 
 const newReadKey = () => randomBytes(18).toString('base64url');
@@ -313,12 +324,30 @@ export async function saveResource(
       throw new ForbiddenError('Seuls les auteurs peuvent modifier les groupes');
   }
 
+  // What is written of the multi-valued fields (unknown persons and groups are left out).
+  const written = {
+    auteurs: [] as string[],
+    contributeurs: [] as string[],
+    auteursParents: [] as string[],
+    groupes: [] as string[],
+    groupesAuteurs: [] as string[],
+  };
   const links: ResourceLinks = {
-    authorOids: await personOids(after.auteurs ?? [], 'Auteur', warnings),
-    contributorOids: await personOids(after.contributeurs ?? [], 'Contributeur', warnings),
-    parentAuthorOids: await personOids(after.auteursParents ?? [], 'Auteur parent', warnings),
-    readerGroupOids: await groupOids(after.groupes ?? [], warnings),
-    authorGroupOids: await groupOids(after.groupesAuteurs ?? [], warnings),
+    authorOids: await personOids(after.auteurs ?? [], 'Auteur', warnings, written.auteurs),
+    contributorOids: await personOids(
+      after.contributeurs ?? [],
+      'Contributeur',
+      warnings,
+      written.contributeurs,
+    ),
+    parentAuthorOids: await personOids(
+      after.auteursParents ?? [],
+      'Auteur parent',
+      warnings,
+      written.auteursParents,
+    ),
+    readerGroupOids: await groupOids(after.groupes ?? [], warnings, written.groupes),
+    authorGroupOids: await groupOids(after.groupesAuteurs ?? [], warnings, written.groupesAuteurs),
     categories: after.categories ?? [],
     niveaux: after.niveaux ?? [],
     typePedagogiques: after.typePedagogiques ?? [],
@@ -328,6 +357,7 @@ export async function saveResource(
   // A new resource without (known) authors belongs to its creator.
   if (!existing && links.authorOids.length === 0 && context.viewer.person) {
     links.authorOids = [context.viewer.person.oid];
+    written.auteurs = [context.viewer.person.pid];
   }
 
   const now = new Date();
@@ -353,6 +383,22 @@ export async function saveResource(
     aliasOf: after.aliasOf ?? null,
     dateMiseAJour: now,
   };
+  const actor = auditActor(context);
+  /** The audited state: what this save writes, in legacy names. */
+  const auditedState = (origine: string, idOrigine: string): Record<string, unknown> => {
+    const { dateMiseAJour: _m, ...content } = scalars;
+    return {
+      origine,
+      idOrigine,
+      ...content,
+      ...written,
+      categories: links.categories,
+      niveaux: links.niveaux,
+      typePedagogiques: links.typePedagogiques,
+      typeDocumentaires: links.typeDocumentaires,
+      relations: links.relations,
+    };
+  };
 
   try {
     return await db.$transaction(async (tx) => {
@@ -373,6 +419,15 @@ export async function saveResource(
         await writeLinks(tx, created.oid, links);
         await writeWords(tx, created.oid, scalars);
         await enqueueChangeNotifications(tx, context, created.oid, null);
+        await recordAudit(tx, actor, {
+          action: 'created',
+          entityKind: 'resource',
+          entityId: created.oid,
+          changes: stateAs(
+            'after',
+            auditedState(after.origine ?? baseId, after.idOrigine ?? String(created.oid)),
+          ),
+        });
         return { oid: created.oid, rid: ridOf(baseId, created.oid), warnings, created: true };
       }
       const versionBump = VERSION_TRIGGERS.some(
@@ -406,6 +461,20 @@ export async function saveResource(
       if (INC_TRIGGERS.some((key) => after[key] !== before?.[key]))
         await writeWords(tx, existing.oid, scalars);
       await enqueueChangeNotifications(tx, context, existing.oid, before?.enfants);
+      const changes = changedFields(
+        { ...before, parametres: before?.parametres ?? {}, enfants: before?.enfants ?? null },
+        auditedState(after.origine ?? existing.origine, after.idOrigine ?? existing.idOrigine),
+        (a, b) => isDeepStrictEqual(normalised(a), normalised(b)),
+      );
+      // A save that changes nothing leaves nothing to audit.
+      if (Object.keys(changes).length > 0) {
+        await recordAudit(tx, actor, {
+          action: 'updated',
+          entityKind: 'resource',
+          entityId: existing.oid,
+          changes,
+        });
+      }
       return { oid: existing.oid, rid: ridOf(baseId, existing.oid), warnings, created: false };
     });
   } catch (error) {
@@ -461,6 +530,17 @@ export async function deleteResource(
   const row = await loadFull(id.where);
   if (!row) throw new ResourceNotFoundError(id.label);
   if (!canDelete(await rightsSubject(context, row.oid), factsOf(row))) throw denied(context);
-  await db.resource.delete({ where: { oid: row.oid } });
+  const { oid: _o, rid: _r, cle: _c, dateMiseAJour: _m, ...state } = toLegacy(row, context.config.baseId);
+  await db.$transaction([
+    db.resource.delete({ where: { oid: row.oid } }),
+    db.auditEntry.create({
+      data: auditEntryData(auditActor(context), {
+        action: 'deleted',
+        entityKind: 'resource',
+        entityId: row.oid,
+        changes: stateAs('before', state),
+      }),
+    }),
+  ]);
   return { oid: row.oid, rid: ridOf(context.config.baseId, row.oid) };
 }
