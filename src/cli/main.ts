@@ -3,6 +3,7 @@
  * The command-line tool (`npm run cli -- <command>`, or `rrs <command>` once built): one
  * `register<Group>Commands` per file of src/cli/commands/; shared bootstrapping in ./context.ts.
  */
+import { registerAuditCommands } from './commands/audit.ts';
 import { registerConfigCommands } from './commands/config.ts';
 import { registerDemoCommands } from './commands/demo.ts';
 import { registerNotificationsCommands } from './commands/notifications.ts';
@@ -18,5 +19,6 @@ registerTokenCommands(program);
 registerDemoCommands(program);
 registerNotificationsCommands(program);
 registerTransferCommands(program);
+registerAuditCommands(program);
 
 process.exitCode = await runProgram(program, process.argv);
