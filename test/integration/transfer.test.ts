@@ -198,7 +198,8 @@ describe('importing a 10,000-resource export', () => {
     });
     // Private (restriction 3): not for anonymous callers; public and published: yes.
     expect((await app.client().get('/api/ressource/20003')).status).toBe(404);
-    expect((await app.client().get('/api/public/20004')).body).toMatchObject({ success: true, oid: 20_004 });
+    const publicRead = await app.client().get('/api/public/20004');
+    expect(publicRead.body, JSON.stringify(publicRead.body)).toMatchObject({ success: true, oid: 20_004 });
     const search = await app
       .client()
       .get('/api/liste')
