@@ -32,7 +32,7 @@ export interface ResponseCacheOptions {
 const cacheableDocuments = new WeakMap<DocumentNode, Map<string, boolean>>();
 
 /** Whether the operation is a query whose every root field is cacheable (memoized per document). */
-export function isCacheableOperation(
+function isCacheableOperation(
   document: DocumentNode,
   operationName: string | null | undefined,
 ): boolean {

@@ -12,11 +12,9 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
-import { type ExecutionResult, GraphQLError, Kind, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { type ExecutionResult, GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import { createYoga, maskError, type Plugin, type YogaLogger, type YogaServerInstance } from 'graphql-yoga';
-import { LRUCache } from 'lru-cache';
 import { authenticateApiToken } from '../auth/api-tokens.ts';
 import type { Context, createContextFactory, Services } from '../context.ts';
 import { serviceUnavailableError } from '../db/availability.ts';
@@ -26,7 +24,7 @@ import { graphqlRequestVerdict, type TransportFacts, useCrossSitePolicy } from '
 import { useInputLimits } from '../security/input-limits.ts';
 import { exampleTabs, type GraphiQLPage, graphiqlPage, TOKEN_HEADER_HINT } from './graphiql.ts';
 import { useIntrospectionDepthLimit } from './introspection-depth.ts';
-import { isCacheableOperation, usePublicResponseCache } from './response-cache.ts';
+import { usePublicResponseCache } from './response-cache.ts';
 import { schema } from './schema.ts';
 
 export type ServerContext = { req: IncomingMessage; res: ServerResponse } & TransportFacts;
@@ -49,8 +47,8 @@ function yogaLogger(services: Services): YogaLogger {
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
 /**
- * The error without its "Did you mean …" suggestion. A copy: compiled execution (graphql-jit)
- * returns errors whose message cannot be assigned.
+ * The error without its "Did you mean …" suggestion: a copy, since an error's message may be
+ * read-only (errors of compiled execution were).
  */
 function withoutSuggestion<E extends Error>(error: E): E {
   const message = error.message.replace(SUGGESTION, '');
@@ -176,22 +174,7 @@ export function createGraphQLServer(
       // A forged request is refused as such, whatever its input.
       useCrossSitePolicy(services.config),
       useInputLimits(services.config.input),
-      // Compiled execution: a list of 500 resources took twice the CPU through graphql-js's
-      // interpreter. Documents are compiled once per text (bounded: unknown documents are many).
-      // Not for documents of several operations (the plugin keeps one compilation per document,
-      // whichever operation it was compiled for), nor for operations the response cache may keep
-      // (their answers came back emptied when served through both; they are cached anyway).
-      useGraphQlJit(
-        {},
-        {
-          cache: new LRUCache({ max: 500 }),
-          enableIf: ({ document, operationName }) =>
-            document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION)
-              .length === 1 && !isCacheableOperation(document, operationName),
-        },
-      ),
-      // Last: a cached answer is served only to a request every check above let through; it wraps
-      // the compiled execution (a later plugin setting the execute function would bypass it).
+      // Last: a cached answer is served only to a request every check above let through.
       usePublicResponseCache(services.config.responseCache),
     ],
   });
