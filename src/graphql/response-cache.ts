@@ -32,10 +32,7 @@ export interface ResponseCacheOptions {
 const cacheableDocuments = new WeakMap<DocumentNode, Map<string, boolean>>();
 
 /** Whether the operation is a query whose every root field is cacheable (memoized per document). */
-function isCacheableOperation(
-  document: DocumentNode,
-  operationName: string | null | undefined,
-): boolean {
+function isCacheableOperation(document: DocumentNode, operationName: string | null | undefined): boolean {
   let byName = cacheableDocuments.get(document);
   if (!byName) {
     byName = new Map<string, boolean>();
