@@ -17,8 +17,7 @@ import session from 'express-session';
 import { pinoHttp } from 'pino-http';
 import { createSessionStore } from './auth/session-store.ts';
 import { assertFitForEnvironment, type Config } from './config.ts';
-import { createContextFactory, type Services } from './context.ts';
-import { DatabaseAvailability } from './db/availability.ts';
+import { coreServices, createContextFactory, type Services } from './context.ts';
 import { db } from './db/client.ts';
 import { isUniqueViolation } from './db/errors.ts';
 import { messages } from './errors.ts';
@@ -28,7 +27,6 @@ import { answerDatabaseUnavailable } from './http/database-unavailable.ts';
 import { sendGraphiQL } from './http/graphiql-page.ts';
 import { refuseHostileInput } from './http/request-hygiene.ts';
 import { allowCrossOriginReads, securityHeaders } from './http/security-headers.ts';
-import { HttpClient } from './lib/http-client.ts';
 import { createLogger, type Logger, requestLine, requestSerializer } from './logger.ts';
 import { createMetrics, metricsHandler, observeRequests } from './observability/metrics.ts';
 import { apiDocsRouter } from './rest/api-docs.ts';
@@ -80,16 +78,9 @@ export async function resolveSessionSecret(config: Config): Promise<string> {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   assertFitForEnvironment(config);
   const logger = options.logger ?? createLogger(config.logLevel);
-  const allowedBaseUrls = [...config.labs, ...config.peers].map((remote) => remote.baseUrl);
   const services: Services = {
-    config,
-    logger,
-    http: new HttpClient({
-      allowedBaseUrls: () => allowedBaseUrls,
-      maxResponseBytes: config.http.maxResponseBytes,
-    }),
+    ...coreServices(config, logger),
     abuse: await createAbuseLimits(config, logger),
-    database: new DatabaseAvailability(logger, () => db.$queryRawUnsafe('SELECT 1')),
     // Collected only where someone may read them.
     metrics: config.metrics.bearerToken ? createMetrics() : undefined,
   };

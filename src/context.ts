@@ -9,8 +9,9 @@ import { type SessionHandle, sessionHandle } from './auth/session.ts';
 import { personFactsOf } from './auth/session-store.ts';
 import type { Viewer } from './auth/viewer.ts';
 import type { Config } from './config.ts';
-import type { DatabaseAvailability } from './db/availability.ts';
-import type { HttpClient } from './lib/http-client.ts';
+import { DatabaseAvailability } from './db/availability.ts';
+import { db } from './db/client.ts';
+import { HttpClient } from './lib/http-client.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { requestFacts } from './observability/request-facts.ts';
@@ -27,6 +28,27 @@ export interface Services {
   database: DatabaseAvailability;
   /** Prometheus metrics, when configured (`metrics.bearerToken`). */
   metrics?: Metrics;
+}
+
+/**
+ * The services every caller of the domain needs, whatever the entry point (the HTTP app, the
+ * command-line tool): outgoing HTTP limited to the configured labs and peers, and the database's
+ * availability. Abuse limits and metrics are the entry point's own.
+ */
+export function coreServices(
+  config: Config,
+  logger: Logger,
+): Pick<Services, 'config' | 'logger' | 'http' | 'database'> {
+  const allowedBaseUrls = [...config.labs, ...config.peers].map((remote) => remote.baseUrl);
+  return {
+    config,
+    logger,
+    http: new HttpClient({
+      allowedBaseUrls: () => allowedBaseUrls,
+      maxResponseBytes: config.http.maxResponseBytes,
+    }),
+    database: new DatabaseAvailability(logger, () => db.$queryRawUnsafe('SELECT 1')),
+  };
 }
 
 export interface Context {

@@ -12,14 +12,12 @@ import { resolveViewer } from '../auth/authn.ts';
 import type { SessionHandle } from '../auth/session.ts';
 import { anonymousViewer, type Viewer } from '../auth/viewer.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
-import type { Context, Services } from '../context.ts';
-import { DatabaseAvailability } from '../db/availability.ts';
+import { type Context, coreServices, type Services } from '../context.ts';
 import { closeDatabase, db, openDatabase } from '../db/client.ts';
 import { redact } from '../db/database-url.ts';
 import { applyMigrations, MigrationError } from '../db/migrate.ts';
 import { DatabaseUnreachableError, waitForDatabase } from '../db/wait.ts';
 import { DomainError } from '../errors.ts';
-import { HttpClient } from '../lib/http-client.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import type { AbuseLimits } from '../security/abuse-limits.ts';
 
@@ -139,18 +137,9 @@ export async function withService<T>(work: (cli: CliContext) => Promise<T>): Pro
       EXIT.environment,
     );
   }
-  await openDatabase(config.databaseUrl);
-  const allowedBaseUrls = [...config.labs, ...config.peers].map((remote) => remote.baseUrl);
-  const services: Services = {
-    config,
-    logger,
-    http: new HttpClient({
-      allowedBaseUrls: () => allowedBaseUrls,
-      maxResponseBytes: config.http.maxResponseBytes,
-    }),
-    abuse: noAuthentication,
-    database: new DatabaseAvailability(logger, () => db.$queryRawUnsafe('SELECT 1')),
-  };
+  // Prisma's warnings go to the CLI's logger (stderr): stdout holds the results only.
+  await openDatabase(config.databaseUrl, { logger });
+  const services: Services = { ...coreServices(config, logger), abuse: noAuthentication };
   const as = (viewer: Viewer = operatorViewer): Context => {
     const context: Context = {
       requestId: 'cli',

@@ -187,7 +187,7 @@ function groups(d: Dialect, table: string): string {
 }
 
 /** The columns every document has: a list's summary, and what rights depend on. */
-const SUMMARY_COLUMNS = [
+export const SUMMARY_COLUMNS = [
   'oid',
   'titre',
   'resume',

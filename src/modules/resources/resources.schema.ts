@@ -31,6 +31,7 @@ import {
   loadDocument,
   type PersonSummary,
   type ResourceDocument,
+  SUMMARY_COLUMNS,
 } from './resource-documents.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
 import { canRead, isPublicAndPublished, rightsString } from './resources.policy.ts';
@@ -298,20 +299,7 @@ const PARTS_OF_FIELD: Record<string, DocumentParts> = {
  * Resource fields a document's summary columns answer (fields of PARTS_OF_FIELD need their parts); any
  * other field asks for the `detail` part, so a field added later is never left without its column.
  */
-const SUMMARY_FIELDS = new Set([
-  '__typename',
-  'oid',
-  'rid',
-  'titre',
-  'resume',
-  'description',
-  'commentaires',
-  'type',
-  'publie',
-  'restriction',
-  'aliasOf',
-  'droits',
-]);
+const SUMMARY_FIELDS = new Set(['__typename', 'rid', 'droits', ...SUMMARY_COLUMNS]);
 
 /**
  * The document parts the resources under `path` (e.g. `['items']`) need, from the fields the
