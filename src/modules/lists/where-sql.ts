@@ -95,10 +95,15 @@ function placeholder(sink: ParameterSink, kind: ColumnKind, value: unknown): str
   return sink.provider === 'postgresql' ? `${text}::${PG_TYPES[kind]}` : text;
 }
 
-/** `column IN (values)`, with one parameter whatever the number of values. */
+/**
+ * `column IN (values)`, with one parameter whatever the number of values; one value is an
+ * equality, which lets an index on (column, …, order column) give rows in order (PostgreSQL
+ * treats `= ANY(array)` as several values, whose index order is not the column's).
+ */
 function inList(sink: ParameterSink, column: string, kind: ColumnKind, values: unknown): string {
   if (!Array.isArray(values)) throw new Unsupported('in');
   if (values.length === 0) return 'FALSE';
+  if (values.length === 1) return `${column} = ${placeholder(sink, kind, values[0])}`;
   const converted = values.map((value) => sqlValue(sink, kind, value));
   if (sink.provider === 'postgresql') return `${column} = ANY(${sink.add(converted)}::${PG_TYPES[kind]}[])`;
   return `${column} IN (SELECT value FROM json_each(${sink.add(JSON.stringify(converted))}))`;

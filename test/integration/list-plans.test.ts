@@ -1,0 +1,56 @@
+/**
+ * The most common list, public resources of one type newest first, is read in order from an index
+ * (type, publie, restriction, dateMiseAJour, oid): no sort of every matching row, so its cost does not
+ * grow with the repository. The planners are steered away from scans and sorts (tiny test tables
+ * would otherwise favour them) to show the statement can be served that way at all; a value list
+ * written `= ANY(array)` could not (PostgreSQL reads several values' ranges, out of date order).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { db, onStatement, provider } from '../../src/db/client.ts';
+import { startApp, type TestApp } from '../support/app.ts';
+import { createResource } from '../support/resources.ts';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startApp({ responseCache: { enabled: false } });
+  for (const titre of ['Plan un', 'Plan deux', 'Plan trois'])
+    await createResource(app, { titre, type: 'em' });
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+/** The page statement a list request sends, with its parameters. */
+async function pageStatement(path: string) {
+  const statements: { sql: string; params: unknown[] }[] = [];
+  const stop = onStatement((sql, params) => statements.push({ sql, params: JSON.parse(params || '[]') }));
+  const answer = await app.client().get(path);
+  stop();
+  expect(answer.body.success, JSON.stringify(answer.body)).toBe(true);
+  expect(answer.body.liste.length).toBeGreaterThanOrEqual(3);
+  const page = statements.find(({ sql }) => sql.includes('"pageOid"'));
+  expect(page, statements.map(({ sql }) => sql).join('\n')).toBeDefined();
+  return { sql: page!.sql.replace(/^\/\* prepared \*\/ /, ''), params: page!.params };
+}
+
+async function plan(sql: string, params: unknown[]): Promise<string> {
+  if (provider === 'postgresql') {
+    const [, , rows] = await db.$transaction([
+      db.$executeRawUnsafe('SET LOCAL enable_sort = off'),
+      db.$executeRawUnsafe('SET LOCAL enable_seqscan = off'),
+      db.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`, ...params),
+    ]);
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  }
+  const rows = await db.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${sql}`, ...params);
+  return rows.map((row) => row.detail).join('\n');
+}
+
+it('reads public resources of a type newest first in index order', async () => {
+  const { sql, params } = await pageStatement('/api/liste?type=em&orderBy=dateMiseAJour&order=desc&nb=25');
+  const text = await plan(sql, params);
+  expect(text).toContain('Resource_type_publie_restriction_dateMiseAJour_oid_idx');
+  expect(text).not.toMatch(provider === 'postgresql' ? /\bSort\b/ : /TEMP B-TREE FOR ORDER BY/);
+});
