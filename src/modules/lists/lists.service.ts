@@ -127,7 +127,7 @@ export async function prepareSearch(
     query[index] = values;
   }
 
-  const subject = await rightsSubject(context);
+  const subject = rightsSubject(context);
   if (!subject.viewer.person && !subject.viewer.allRights) {
     // What an anonymous caller's query really is (compatibility notes §5).
     query.publie = [true];
@@ -285,7 +285,7 @@ export async function authorsResources(
   const byAuthors: Prisma.ResourceWhereInput = {
     authors: { some: { personOid: { in: persons.map((p) => p.oid) } } },
   };
-  const where = { AND: [byAuthors, readableWhere(await rightsSubject(context))] };
+  const where = { AND: [byAuthors, readableWhere(rightsSubject(context))] };
   const [total, all, rows] = await Promise.all([
     countResources(where),
     countResources(byAuthors),

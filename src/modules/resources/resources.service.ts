@@ -51,7 +51,7 @@ const NO_GROUPS: ReadonlySet<number> = new Set();
 /** Resources this request was allowed to read through their read key. */
 const readByKey = (context: Context) => memo(context, 'resources:readByKey', () => new Set<number>());
 
-export async function rightsSubject(context: Context, resourceOid?: number): Promise<RightsSubject> {
+export function rightsSubject(context: Context, resourceOid?: number): RightsSubject {
   return {
     viewer: context.viewer,
     // Loaded with the caller (src/auth/person-facts.ts).
@@ -123,7 +123,7 @@ export async function readResource(
     return document;
   }
   if (id.byKey) readByKey(context).add(document.oid);
-  if (!canRead(await rightsSubject(context, document.oid), document.facts)) throw denied(context);
+  if (!canRead(rightsSubject(context, document.oid), document.facts)) throw denied(context);
   return document;
 }
 
@@ -259,7 +259,7 @@ export async function saveResource(
   const { fields, posted, warnings } = parseResourceInput(body);
   const existing = await designated(context, fields);
   const mergeMode = merge || (!posted.has('titre') && !posted.has('categories'));
-  const subject = await rightsSubject(context, existing?.oid);
+  const subject = rightsSubject(context, existing?.oid);
   const { baseId } = context.config;
 
   let before: ResourceState | null = null;
@@ -529,7 +529,7 @@ export async function deleteResource(
 ): Promise<{ oid: number; rid: string }> {
   const row = await loadFull(id.where);
   if (!row) throw new ResourceNotFoundError(id.label);
-  if (!canDelete(await rightsSubject(context, row.oid), factsOf(row))) throw denied(context);
+  if (!canDelete(rightsSubject(context, row.oid), factsOf(row))) throw denied(context);
   const { oid: _o, rid: _r, cle: _c, dateMiseAJour: _m, ...state } = toLegacy(row, context.config.baseId);
   await db.$transaction([
     db.resource.delete({ where: { oid: row.oid } }),
