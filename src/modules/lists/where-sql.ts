@@ -46,6 +46,12 @@ const RELATIONS: Record<string, { table: string; columns: Record<string, ColumnK
   words: { table: 'ResourceWord', columns: { word: 'text' } },
 };
 
+/**
+ * Relations to a small vocabulary (categories, levels, types): each value is shared by a large
+ * share of resources, unlike a person, a group or a word.
+ */
+const VOCABULARY_RELATIONS = new Set(['categories', 'levels', 'pedagogicTypes', 'documentaryTypes']);
+
 /** Where a condition's values go: returns the placeholder of `value` in the statement. */
 export interface ParameterSink {
   provider: 'sqlite' | 'postgresql';
@@ -193,11 +199,20 @@ function resourceCondition(sink: ParameterSink, where: Where, alias: string): st
       const { some, ...rest } = (value ?? {}) as { some?: object };
       if (some === undefined || Object.keys(rest).length > 0) throw new Unsupported(`${key} filter`);
       const inner = joinCondition(sink, columns, some);
-      // An IN sub-query: both planners may drive it from the join table's index (few matches) or
-      // probe it while walking an ordered index of resources (many matches, short page).
-      parts.push(
-        `${alias}.oid IN (SELECT x."resourceOid" FROM "${table}" x${inner === 'TRUE' ? '' : ` WHERE ${inner}`})`,
-      );
+      if (sink.provider === 'sqlite' && VOCABULARY_RELATIONS.has(key)) {
+        // A probe per resource: SQLite cannot tell that a value of a small vocabulary matches a
+        // large share of resources, and drove a page from all of them, then sorted (100k
+        // resources, type, two categories and a level, newest first: 584 ms instead of 9).
+        parts.push(
+          `EXISTS (SELECT 1 FROM "${table}" x WHERE x."resourceOid" = ${alias}.oid${inner === 'TRUE' ? '' : ` AND ${inner}`})`,
+        );
+      } else {
+        // An IN sub-query: the planner may drive it from the join table's index (few matches) or
+        // probe it while walking an ordered index of resources (many matches, short page).
+        parts.push(
+          `${alias}.oid IN (SELECT x."resourceOid" FROM "${table}" x${inner === 'TRUE' ? '' : ` WHERE ${inner}`})`,
+        );
+      }
     } else {
       throw new Unsupported(key);
     }
