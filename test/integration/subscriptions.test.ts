@@ -82,7 +82,11 @@ describe('resourceChanged', () => {
       });
       // Made private: an anonymous caller is told it is gone (as the query says: not found).
       await save({ oid, titre: 'Secrète', restriction: 3 });
-      expect((await stream.next()).data.data.resourceChanged).toEqual({ kind: 'REMOVED', oid, resource: null });
+      expect((await stream.next()).data.data.resourceChanged).toEqual({
+        kind: 'REMOVED',
+        oid,
+        resource: null,
+      });
       // Changed again while private: nothing is sent.
       await save({ oid, titre: 'Toujours secrète', restriction: 3 });
       await save({ oid, titre: 'De nouveau publique', restriction: 0 });
@@ -117,7 +121,11 @@ describe('resourceChanged', () => {
       expect((await stream.next()).data.data.resourceChanged.resource.titre).toBe('Privée');
       const deleted = await fetch(`${base}/api/ressource/${oid}`, { method: 'DELETE', headers: token });
       expect(deleted.status).toBe(200);
-      expect((await stream.next()).data.data.resourceChanged).toEqual({ kind: 'REMOVED', oid, resource: null });
+      expect((await stream.next()).data.data.resourceChanged).toEqual({
+        kind: 'REMOVED',
+        oid,
+        resource: null,
+      });
     } finally {
       stream.close();
     }
@@ -139,7 +147,11 @@ describe('resourceChanged', () => {
     try {
       expect((await stream.next()).data.data.resourceChanged.kind).toBe('CURRENT');
       await legacy(`/api/groupe/quitter/${encodeURIComponent(nom)}`, member);
-      expect((await stream.next()).data.data.resourceChanged).toEqual({ kind: 'FORBIDDEN', oid, resource: null });
+      expect((await stream.next()).data.data.resourceChanged).toEqual({
+        kind: 'FORBIDDEN',
+        oid,
+        resource: null,
+      });
       await save({ oid, titre: 'Pour la classe, modifiée', restriction: 2, groupes: [nom] });
       await legacy(`/api/groupe/rejoindre/${encodeURIComponent(nom)}`, member);
       expect((await stream.next()).data.data.resourceChanged.resource.titre).toBe('Pour la classe, modifiée');
@@ -156,7 +168,10 @@ describe('myGroupsChanged', () => {
     try {
       expect((await stream.next()).data).toEqual({ data: { myGroupsChanged: { groups: [] } } });
       const nom = groupName('Atelier');
-      const group = (await legacy('/api/groupe', teacher, { nom })) as { oid: number; gestionnaires: number[] };
+      const group = (await legacy('/api/groupe', teacher, { nom })) as {
+        oid: number;
+        gestionnaires: number[];
+      };
       expect((await stream.next()).data.data.myGroupsChanged.groups).toEqual([
         { manager: true, member: true, group: { nom, gestionnaires: group.gestionnaires } },
       ]);
@@ -201,7 +216,9 @@ describe('searchChanged', () => {
   });
 
   it('refuses invalid filters at subscribe time', async () => {
-    const stream = await subscribe(base, SEARCH, { variables: { filters: [{ index: 'nope', values: ['1'] }] } });
+    const stream = await subscribe(base, SEARCH, {
+      variables: { filters: [{ index: 'nope', values: ['1'] }] },
+    });
     expect(errorCodeOf((await stream.next()).data)).toBe('INVALID_INPUT');
   });
 });

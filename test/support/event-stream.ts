@@ -89,7 +89,8 @@ export async function subscribe(base: string, query: string, options: SubscribeO
       while (queue.length === 0) {
         if (done) throw new Error(`stream ended; received ${JSON.stringify(received)}`);
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`no event within ${timeoutMs} ms; received ${JSON.stringify(received)}`);
+        if (left <= 0)
+          throw new Error(`no event within ${timeoutMs} ms; received ${JSON.stringify(received)}`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);
           wake = () => {
@@ -105,7 +106,9 @@ export async function subscribe(base: string, query: string, options: SubscribeO
 }
 
 /** The app listening on loopback (streams need a real socket); `close` cuts whatever is open. */
-export async function listen(app: Express): Promise<{ base: string; server: Server; close(): Promise<void> }> {
+export async function listen(
+  app: Express,
+): Promise<{ base: string; server: Server; close(): Promise<void> }> {
   const server = createServer(app).listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {

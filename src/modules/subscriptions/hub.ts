@@ -88,7 +88,8 @@ export class SubscriptionHub {
   /** A new subscription for `caller`, or TooManySubscriptionsError (also once the instance is stopping). */
   open(caller: string): Watch {
     const { maxPerCaller, maxTotal } = this.limits;
-    if (this.closed || this.watches.size >= maxTotal) throw new TooManySubscriptionsError(maxTotal, 'instance');
+    if (this.closed || this.watches.size >= maxTotal)
+      throw new TooManySubscriptionsError(maxTotal, 'instance');
     const count = this.perCaller.get(caller) ?? 0;
     if (count >= maxPerCaller) throw new TooManySubscriptionsError(maxPerCaller, 'caller');
     this.perCaller.set(caller, count + 1);

@@ -120,7 +120,10 @@ builder.subscriptionFields((t) => ({
     authScopes: { public: true },
     args: {
       filters: t.arg({ type: [SearchChangeFilterType], required: false }),
-      fulltext: t.arg.string({ required: false, description: 'Words searched in titre, resume and description.' }),
+      fulltext: t.arg.string({
+        required: false,
+        description: 'Words searched in titre, resume and description.',
+      }),
     },
     subscribe: (_root, args, context) =>
       follow(context, () =>

@@ -9,7 +9,7 @@ import { db } from '../../db/client.ts';
 import { AuthenticationRequiredError, ForbiddenError } from '../../errors.ts';
 import { type GroupRelation, viewerGroups } from '../groups/groups.service.ts';
 import { countResources } from '../lists/counts.ts';
-import { FULLTEXT, type FilterInput } from '../lists/filters.ts';
+import { type FilterInput, FULLTEXT } from '../lists/filters.ts';
 import { prepareSearch, withWords } from '../lists/lists.service.ts';
 import type { ResourceDocument } from '../resources/resource-documents.ts';
 import { ResourceNotFoundError } from '../resources/resources.errors.ts';
