@@ -53,9 +53,10 @@ export async function subscribe(base: string, query: string, options: SubscribeO
     if (!response.body) return;
     const decoder = new TextDecoder();
     let buffer = '';
+    const reader = response.body.getReader();
     try {
-      for await (const chunk of response.body) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        buffer += decoder.decode(read.value, { stream: true });
         let end = buffer.indexOf('\n\n');
         while (end >= 0) {
           const block = buffer.slice(0, end);
