@@ -159,6 +159,26 @@ describe('resourceChanged', () => {
       stream.close();
     }
   });
+  it('stops sending content once the session logged out (elsewhere), at the next change', async () => {
+    const user = labUser({ type: 1 });
+    const cookie = await sessionCookie(base, lab, user);
+    const oid = await save({ titre: 'À moi', restriction: 3, auteurs: [`${lab.baseId}/${user.oid}`] });
+    const stream = await subscribe(base, RESOURCE, { variables: { oid }, headers: { cookie } });
+    try {
+      expect((await stream.next()).data.data.resourceChanged.resource.titre).toBe('À moi');
+      await legacy('/api/deconnexion', cookie);
+      await save({ oid, titre: 'À moi, modifiée', restriction: 3, auteurs: [`${lab.baseId}/${user.oid}`] });
+      // Now an anonymous caller: a private resource is not found.
+      expect((await stream.next()).data.data.resourceChanged).toEqual({
+        kind: 'REMOVED',
+        oid,
+        resource: null,
+      });
+      expect(JSON.stringify(stream.received)).not.toContain('modifiée');
+    } finally {
+      stream.close();
+    }
+  });
 });
 
 describe('myGroupsChanged', () => {

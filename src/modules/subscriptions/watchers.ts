@@ -4,6 +4,8 @@
  * resolved again: roles and groups may have changed since the subscription began), and each watcher
  * keeps only what it needs to tell what differs from the last event it sent.
  */
+import type { Store } from 'express-session';
+import { resolveViewer } from '../../auth/authn.ts';
 import type { Context } from '../../context.ts';
 import { db } from '../../db/client.ts';
 import { AuthenticationRequiredError, ForbiddenError } from '../../errors.ts';
@@ -15,12 +17,37 @@ import type { ResourceDocument } from '../resources/resource-documents.ts';
 import { ResourceNotFoundError } from '../resources/resources.errors.ts';
 import { readResource } from '../resources/resources.service.ts';
 
+type StreamRequest = { sessionID?: string; sessionStore?: Store };
+
+/**
+ * The person the caller's session holds in the store now: undefined once it logged out (elsewhere:
+ * this request's session object still says who logged in) or expired. Null: no session to check.
+ */
+function storedPersonOid(context: Context): Promise<number | undefined> | null {
+  const req = (context as Context & { req?: StreamRequest }).req;
+  const store = req?.sessionStore;
+  const id = req?.sessionID;
+  if (!store || !id || context.session.personOid() === undefined) return null;
+  return new Promise((resolve, reject) =>
+    store.get(id, (error, data) => (error ? reject(error) : resolve(data?.personOid))),
+  );
+}
+
 /**
  * The caller as they are now, for the check and for the fields of the event it sends: a subscription's
- * events are resolved with the context it began with, so that context is brought up to date.
+ * events are resolved with the context it began with, so that context is brought up to date (roles,
+ * groups, and whether the session is still open).
  */
 export async function refreshCaller(context: Context): Promise<void> {
-  context.viewer = await context.identify();
+  const stored = storedPersonOid(context);
+  const loggedOut = stored !== null && (await stored) !== context.session.personOid();
+  context.viewer = loggedOut
+    ? await resolveViewer(
+        context.credentials.apiToken,
+        { ...context.session, personOid: () => undefined, labBaseId: () => null },
+        context.config,
+      )
+    : await context.identify();
   context.cache.clear();
 }
 
