@@ -74,7 +74,7 @@ const SearchChangeFilterType = builder.inputType('SearchChangeFilter', {
     'Resources whose `index` has one of `values` (written as text: `7`, `true`, `2024-01-31`); without `values`, those that have the index.',
   fields: (t) => ({
     index: t.string({ required: true, description: 'An index of `searchResources`.' }),
-    values: t.stringList({ required: false }),
+    values: t.stringList({ required: false, description: 'At most `input.maxFilterValues`.' }),
   }),
 });
 
@@ -101,7 +101,7 @@ builder.subscriptionFields((t) => ({
     description:
       'Follows a resource: CURRENT first, then UPDATED, REMOVED or FORBIDDEN. Same rights as `resource`, checked again at every change.',
     authScopes: { public: true },
-    args: { oid: t.arg.int({ required: true }) },
+    args: { oid: t.arg.int({ required: true, description: 'The resource to follow.' }) },
     subscribe: (_root, args, context) => follow(context, () => resourceWatcher(context, args.oid)),
     resolve: (change) => change,
   }),
@@ -119,7 +119,11 @@ builder.subscriptionFields((t) => ({
       'Follows the resources matching filters (as `searchResources`) that the caller may read: all of them first, then what was added, changed or removed.',
     authScopes: { public: true },
     args: {
-      filters: t.arg({ type: [SearchChangeFilterType], required: false }),
+      filters: t.arg({
+        type: [SearchChangeFilterType],
+        required: false,
+        description: 'Every filter must hold (none: every resource the caller may read).',
+      }),
       fulltext: t.arg.string({
         required: false,
         description: 'Words searched in titre, resume and description.',
