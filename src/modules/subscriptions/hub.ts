@@ -37,6 +37,11 @@ export class Watch {
   private dirty = false;
   private ended = false;
   private wake: ((open: boolean) => void) | undefined;
+  private settle: () => void = () => {};
+  /** Resolves when the subscription ends, whoever ends it. */
+  readonly over = new Promise<void>((resolve) => {
+    this.settle = resolve;
+  });
 
   constructor(private readonly release: (watch: Watch) => void) {}
 
@@ -63,6 +68,7 @@ export class Watch {
     if (this.ended) return;
     this.ended = true;
     this.release(this);
+    this.settle();
     const wake = this.wake;
     this.wake = undefined;
     wake?.(false);
@@ -110,6 +116,8 @@ export class SubscriptionHub {
     const events = new Repeater<T>(async (push, stop) => {
       // The client left (Yoga returns the iterator) or the stream ended: the slot is freed at once.
       stop.then(() => watch.end());
+      // Ended by the instance (shutdown): finish even while an event waits for a slow client.
+      watch.over.then(() => stop());
       const stopped = stop.then(() => false);
       await push(first);
       while (await Promise.race([watch.changed(), stopped])) {
