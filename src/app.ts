@@ -238,6 +238,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app,
     services,
     close: async () => {
+      await services.subscriptions.close();
       services.database.stop();
       await sessionStore.shutdown();
       await services.abuse.close();

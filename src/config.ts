@@ -165,6 +165,19 @@ export const configSchema = z
         ttlSeconds: z.number().int().positive().default(300),
       })
       .prefault({}),
+    /** GraphQL subscriptions over Server-Sent Events (src/modules/subscriptions/). */
+    subscriptions: z
+      .object({
+        /** Open subscriptions per caller (a person, the token callers, an anonymous client address). */
+        maxPerCaller: z.number().int().positive().default(10),
+        /** Open subscriptions of the instance, all callers together. */
+        maxTotal: z.number().int().positive().default(1000),
+        /** Changes heard within this window are checked once (each check reads the database). */
+        debounceMs: z.number().int().min(0).default(100),
+        /** Matching resources a `searchChanged` compares one by one; its total is always exact. */
+        maxSearchResources: z.number().int().positive().default(500),
+      })
+      .prefault({}),
     /**
      * `devLogin` (GraphQL) and `POST /api/dev/connexion` log anyone in by pid, without a lab: for
      * development only. The service refuses to start with it when NODE_ENV=production.

@@ -13,6 +13,7 @@ import { DatabaseAvailability } from './db/availability.ts';
 import { db } from './db/client.ts';
 import { HttpClient } from './lib/http-client.ts';
 import type { Logger } from './logger.ts';
+import { SubscriptionHub } from './modules/subscriptions/hub.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { requestFacts } from './observability/request-facts.ts';
 import type { AbuseLimits } from './security/abuse-limits.ts';
@@ -28,17 +29,19 @@ export interface Services {
   database: DatabaseAvailability;
   /** Prometheus metrics, when configured (`metrics.bearerToken`). */
   metrics?: Metrics;
+  /** Open GraphQL subscriptions: limits, and their end at shutdown. */
+  subscriptions: SubscriptionHub;
 }
 
 /**
  * The services every caller of the domain needs, whatever the entry point (the HTTP app, the
- * command-line tool): outgoing HTTP limited to the configured labs and peers, and the database's
- * availability. Abuse limits and metrics are the entry point's own.
+ * command-line tool): outgoing HTTP limited to the configured labs and peers, the database's
+ * availability, and the registry of GraphQL subscriptions. Abuse limits and metrics are the entry point's own.
  */
 export function coreServices(
   config: Config,
   logger: Logger,
-): Pick<Services, 'config' | 'logger' | 'http' | 'database'> {
+): Pick<Services, 'config' | 'logger' | 'http' | 'database' | 'subscriptions'> {
   const allowedBaseUrls = [...config.labs, ...config.peers].map((remote) => remote.baseUrl);
   return {
     config,
@@ -48,6 +51,7 @@ export function coreServices(
       maxResponseBytes: config.http.maxResponseBytes,
     }),
     database: new DatabaseAvailability(logger, () => db.$queryRawUnsafe('SELECT 1')),
+    subscriptions: new SubscriptionHub(config.subscriptions, logger),
   };
 }
 

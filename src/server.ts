@@ -76,7 +76,10 @@ async function main(): Promise<void> {
       server,
       logger,
       graceMs: config.lifecycle.shutdownGraceMs,
-      beforeDrain: () => outboxWorker.stop(),
+      // Event streams never finish by themselves: ended here, so they do not hold the drain.
+      beforeDrain: async () => {
+        await Promise.all([outboxWorker.stop(), services.subscriptions.close()]);
+      },
       afterDrain: async () => {
         await close();
         await contentChanges.stop();

@@ -14,6 +14,9 @@
  *     another connection (another process, or this one's writer) commits.
  * While an instance cannot hear the others (the listening connection is down), `live` is false and
  * nothing may be served from what it computed earlier.
+ *
+ * `onChange` listeners hear the same events (GraphQL subscriptions re-check what they follow then),
+ * so following changes costs the write path nothing beyond the one notification it already sends.
  */
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
@@ -51,6 +54,21 @@ class ContentChanges {
   private readonly instance = randomUUID();
   private stopListening: (() => Promise<void>) | undefined;
   private publish: (() => void) | undefined;
+  private readonly listeners = new Set<() => void>();
+
+  /**
+   * Calls `listener` after each commit this instance makes or hears of (and after the feed comes
+   * back, when commits may have been missed); returns the unsubscribe function. Synchronous and
+   * frequent (once per statement inside a transaction): listeners should only schedule work.
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
 
   /** A write is about to be sent: reads that began before it are no longer current. */
   writing(): void {
@@ -61,6 +79,7 @@ class ContentChanges {
   committed(): void {
     this.generation += 1;
     this.publish?.();
+    this.changed();
   }
 
   /** Starts hearing the other instances' commits. */
@@ -91,6 +110,7 @@ class ContentChanges {
         if (now !== last) {
           last = now;
           this.generation += 1;
+          this.changed();
         }
         this.live = true;
       } catch (error) {
@@ -152,7 +172,9 @@ class ContentChanges {
       next.on('error', lost);
       next.on('end', () => lost());
       next.on('notification', (message) => {
-        if (message.payload !== this.instance) this.generation += 1;
+        if (message.payload === this.instance) return;
+        this.generation += 1;
+        this.changed();
       });
       await next.connect();
       await next.query(`LISTEN ${CHANNEL}`);
@@ -166,6 +188,7 @@ class ContentChanges {
           // Commits made while nobody listened are unknown: start from a new generation.
           this.generation += 1;
           this.live = true;
+          this.changed();
           log.info('content change feed restored');
         },
         () => {

@@ -11,6 +11,7 @@ import '../modules/peers/peers.schema.ts';
 import '../modules/peers/notifications.schema.ts';
 import '../modules/labs/labs.schema.ts';
 import '../modules/audit/audit.schema.ts';
+import '../modules/subscriptions/subscriptions.schema.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 

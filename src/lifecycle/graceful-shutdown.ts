@@ -36,6 +36,9 @@ export function stopGracefullyOnSignals(options: ShutdownOptions): void {
     res.once('close', () => {
       inFlight.delete(res);
       if (!stopping) return;
+      // A response whose headers went out before the signal (an event stream) kept its connection
+      // alive: close it once idle rather than wait for the keep-alive time-out.
+      setImmediate(() => server.closeIdleConnections());
       if (res.writableFinished) finished++;
       else cut++;
     });

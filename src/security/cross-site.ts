@@ -19,7 +19,9 @@
  * through, so REST rows cannot forget it.
  *
  * `/graphql` itself also requires, from cookie callers, a content type a page cannot send without
- * a CORS preflight, or Yoga's CSRF-prevention header (`graphqlRequestVerdict`).
+ * a CORS preflight, or Yoga's CSRF-prevention header (`graphqlRequestVerdict`); except a GET for an
+ * event stream (an EventSource can send no header), whose origin is checked here instead, like any
+ * subscription's: a subscription reads with the session's rights for as long as it lasts.
  */
 import type { IncomingMessage } from 'node:http';
 import { getOperationAST, Kind } from 'graphql';
@@ -119,11 +121,18 @@ export function graphqlRequestVerdict(
 ): Verdict {
   if (tokenCaller || !hasSessionCookie(req, cookieName)) return ALLOWED;
   if (header(req, CSRF_PREVENTION_HEADER) !== undefined) return ALLOWED;
+  // Yoga runs no mutation over GET; where the stream's request comes from is checked at execution.
+  if (req.method === 'GET' && wantsEventStream(req)) return ALLOWED;
   const contentType = header(req, 'content-type')?.split(';')[0]?.trim().toLowerCase();
   if (req.method === 'POST' && contentType && !SIMPLE_CONTENT_TYPES.has(contentType)) return ALLOWED;
   return refused(
     `une requête GraphQL avec cookie de session doit être un POST JSON ou porter l’en-tête ${CSRF_PREVENTION_HEADER}`,
   );
+}
+
+/** A request for Server-Sent Events (subscriptions, or a query answered as a stream). */
+export function wantsEventStream(req: IncomingMessage): boolean {
+  return /\btext\/event-stream\b/i.test(header(req, 'accept') ?? '');
 }
 
 /** What the REST layer adds to the server context of the operations it runs. */
@@ -137,10 +146,33 @@ type ExecutionContext = Context & TransportFacts & { req?: IncomingMessage };
 /** Root fields that start a session: checked even without a session cookie (login CSRF). */
 const SESSION_STARTING_FIELDS = new Set(['login', 'devLogin']);
 
-/** Applies `crossSiteVerdict` to every state-changing operation, on both transports. */
+/**
+ * Applies `crossSiteVerdict` to every state-changing operation, on both transports, and to every
+ * subscription or event stream of a session (they read with its rights for as long as they last).
+ */
 export function useCrossSitePolicy(config: Config): Plugin {
   const trusted = trustedOrigins(config);
   const cookieName = config.session.cookieName;
+  /** The refusal of a guarded operation from another site, or undefined. */
+  const refusal = (
+    context: ExecutionContext,
+    req: IncomingMessage,
+    startsSession: boolean,
+  ): CrossSiteRequestError | undefined => {
+    if (context.credentials.apiToken) return undefined;
+    if (!startsSession && !hasSessionCookie(req, cookieName)) return undefined;
+    const verdict = crossSiteVerdict(req, trusted);
+    if (verdict.allowed) return undefined;
+    context.log.warn(
+      {
+        origin: header(req, 'origin'),
+        fetchSite: header(req, 'sec-fetch-site'),
+        referer: header(req, 'referer'),
+      },
+      'cross-site request refused',
+    );
+    return new CrossSiteRequestError(verdict.reason);
+  };
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as unknown as ExecutionContext;
@@ -152,20 +184,16 @@ export function useCrossSitePolicy(config: Config): Plugin {
         (selection) => selection.kind === Kind.FIELD && SESSION_STARTING_FIELDS.has(selection.name.value),
       );
       const changesState = operation.operation === 'mutation' || context.changesState === true;
-      if (!changesState) return;
-      if (context.credentials.apiToken) return;
-      if (!startsSession && !hasSessionCookie(req, cookieName)) return;
-      const verdict = crossSiteVerdict(req, trusted);
-      if (verdict.allowed) return;
-      context.log.warn(
-        {
-          origin: header(req, 'origin'),
-          fetchSite: header(req, 'sec-fetch-site'),
-          referer: header(req, 'referer'),
-        },
-        'cross-site request refused',
-      );
-      setResultAndStopExecution({ errors: [new CrossSiteRequestError(verdict.reason)] });
+      if (!changesState && !wantsEventStream(req)) return;
+      const refused = refusal(context, req, startsSession);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const context = args.contextValue as unknown as ExecutionContext;
+      const req = context.req;
+      if (!req) return;
+      const refused = refusal(context, req, false);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
     },
   };
 }

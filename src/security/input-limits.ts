@@ -115,18 +115,24 @@ function literalProblem(document: DocumentNode, limits: InputLimits): string | u
  */
 export function useInputLimits(limits: InputLimits): Plugin {
   const literalProblems = new WeakMap<DocumentNode, string | null>();
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      let literal = literalProblems.get(args.document);
-      if (literal === undefined) {
-        literal = literalProblem(args.document, limits) ?? null;
-        literalProblems.set(args.document, literal);
-      }
-      let problem = literal ?? undefined;
-      for (const [name, value] of Object.entries(args.variableValues ?? {})) {
-        problem ??= inputProblem(value, limits, variablePath(name));
-      }
-      if (problem) setResultAndStopExecution({ errors: [new InvalidInputError(problem)] });
-    },
+  const check = ({
+    args,
+    setResultAndStopExecution,
+  }: {
+    args: { document: DocumentNode; variableValues?: Record<string, unknown> | null };
+    setResultAndStopExecution: (result: { errors: InvalidInputError[] }) => void;
+  }) => {
+    let literal = literalProblems.get(args.document);
+    if (literal === undefined) {
+      literal = literalProblem(args.document, limits) ?? null;
+      literalProblems.set(args.document, literal);
+    }
+    let problem = literal ?? undefined;
+    for (const [name, value] of Object.entries(args.variableValues ?? {})) {
+      problem ??= inputProblem(value, limits, variablePath(name));
+    }
+    if (problem) setResultAndStopExecution({ errors: [new InvalidInputError(problem)] });
   };
+  // Subscriptions do not pass through execute: they are checked when they start.
+  return { onExecute: check, onSubscribe: check };
 }

@@ -65,7 +65,7 @@ export const GroupType = builder.prismaObject('Group', {
   }),
 });
 
-const GroupRelationType = builder.objectRef<GroupRelation<Group>>('GroupRelation').implement({
+export const GroupRelationType = builder.objectRef<GroupRelation<Group>>('GroupRelation').implement({
   description: 'A group the viewer manages, belongs to or follows.',
   fields: (t) => ({
     group: t.field({ type: GroupType, resolve: (relation) => relation.group }),
