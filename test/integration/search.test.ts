@@ -66,8 +66,8 @@ async function rest(fulltext: string, extra: Record<string, unknown> = {}) {
     .query({ origine, fulltext, format: 'light', ...extra });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return {
-    names: response.body.liste.map((item: { oid: number }) => nameOf(item.oid)),
-    total: response.body.total,
+    names: response.body.liste.map((item: { oid: number }) => nameOf(item.oid)) as Name[],
+    total: response.body.total as number,
   };
 }
 
@@ -164,7 +164,7 @@ describe('full-text search', () => {
     }
     expect(pages).toEqual(all);
     const byOid = await rest('frac', { orderBy: 'oid', order: 'desc' });
-    expect(byOid.names).toEqual([...all].sort((a, b) => oids[b!]! - oids[a!]!));
+    expect(byOid.names).toEqual([...all].sort((a, b) => oids[b] - oids[a]));
   });
 });
 
