@@ -154,6 +154,18 @@ describe('full-text search', () => {
     await expectSearch('fraction ornithorynque', []);
   });
 
+  it('refuses a query of more distinct words than a ranking statement takes, naming the limit', async () => {
+    const words = Array.from({ length: 33 }, (_, i) => `mot${i}`);
+    const refused = await app
+      .client()
+      .get('/api/liste')
+      .query({ fulltext: words.join(' ') });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ success: false, error: 'fulltext : au plus 32 mots' });
+    // Repeated words count once.
+    expect((await rest([...words.slice(0, 32), ...words.slice(0, 32)].join(' '))).total).toBe(0);
+  });
+
   it('pages a ranked list without gaps or overlaps, and orders by an index when asked', async () => {
     const all = (await rest('frac')).names;
     const pages = [];

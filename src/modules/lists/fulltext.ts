@@ -16,6 +16,12 @@ import { frenchStem, prefixEnd, textWords } from '../../lib/text.ts';
 import { WORD_KINDS } from '../resources/resources.repository.ts';
 import { parameterSink, whereSql } from './where-sql.ts';
 
+/**
+ * At most this many distinct words in a query: each is a sub-query of the ranking statement, and
+ * SQLite refuses more than 500 in one compound SELECT. A search needs far fewer.
+ */
+export const MAX_SEARCH_TERMS = 32;
+
 /** Shorter query words match whole words (or their stem) only: "le" would match half the index. */
 export const PREFIX_MIN_LENGTH = 3;
 

@@ -24,7 +24,14 @@ import {
   orderColumn,
   parseFilterValues,
 } from './filters.ts';
-import { rankedOids, rankedOidsByPrisma, type SearchTerm, searchTerms, termCondition } from './fulltext.ts';
+import {
+  MAX_SEARCH_TERMS,
+  rankedOids,
+  rankedOidsByPrisma,
+  type SearchTerm,
+  searchTerms,
+  termCondition,
+} from './fulltext.ts';
 import { type ParameterSink, whereSql } from './where-sql.ts';
 
 export interface SearchArgs {
@@ -105,7 +112,8 @@ export async function prepareSearch(
       const text = [...terms.map((term) => term.word), ...(filter.values ?? []).map(String)].join(' ');
       terms = searchTerms(text);
       if (terms.length === 0) problems.push('fulltext : il faut au moins un mot de deux caractères');
-      if (terms.length > maxFilterValues) problems.push(`fulltext : au plus ${maxFilterValues} mots`);
+      const maxTerms = Math.min(maxFilterValues, MAX_SEARCH_TERMS);
+      if (terms.length > maxTerms) problems.push(`fulltext : au plus ${maxTerms} mots`);
       query[FULLTEXT] = terms.map((term) => term.word);
       continue;
     }
