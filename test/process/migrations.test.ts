@@ -214,7 +214,7 @@ describe(`migrations survive crashes (${provider})`, () => {
     await again.serving;
     expect(again.logLines().some((line) => line.msg === 'rebuilding the search index')).toBe(false);
     expect(await again.stop()).toBe(0);
-  });
+  }, 60_000);
 
   it('kill -9 at moments spread over a first start never blocks the next start', async () => {
     const url = await emptyDatabase();
