@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import pg from 'pg';
 
 /** Bump when the seeded data changes. */
-export const SEED_VERSION = 2;
+export const SEED_VERSION = 3;
 
 export type BenchProvider = 'sqlite' | 'postgresql';
 

@@ -7,8 +7,8 @@
  */
 import { db, openDatabase, provider } from '../src/db/client.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
-import { normaliseForComparison, searchWords } from '../src/lib/text.ts';
-import { WORD_WEIGHTS } from '../src/modules/resources/resources.repository.ts';
+import { normaliseForComparison } from '../src/lib/text.ts';
+import { wordRows } from '../src/modules/resources/resources.repository.ts';
 
 /** mulberry32: a small, fast, seeded generator. */
 function random(seed: number) {
@@ -185,7 +185,7 @@ export async function seedBench(size: SeedSize): Promise<void> {
       pedagogic: [] as { resourceOid: number; typeId: number; position: number }[],
       groups: [] as { resourceOid: number; groupOid: number; position: number }[],
       relations: [] as { resourceOid: number; predicate: number; targetRid: string; position: number }[],
-      words: [] as { resourceOid: number; word: string; weight: number }[],
+      words: [] as ReturnType<typeof wordRows>,
     };
     for (const resource of resources) {
       const oid = resource.oid;
@@ -214,12 +214,7 @@ export async function seedBench(size: SeedSize): Promise<void> {
           targetRid: `bench/${rng.int(oid - 1) + 1}`,
           position: 0,
         });
-      const weights = new Map<string, number>();
-      for (const [field, weight] of Object.entries(WORD_WEIGHTS)) {
-        for (const word of searchWords(resource[field as keyof typeof WORD_WEIGHTS]))
-          weights.set(word, (weights.get(word) ?? 0) + weight);
-      }
-      for (const [word, weight] of weights) links.words.push({ resourceOid: oid, word, weight });
+      for (const row of wordRows(oid, resource)) links.words.push(row);
     }
     // A batch of thousands of rows takes seconds on a busy machine: more than Prisma's default 5 s.
     await db.$transaction(

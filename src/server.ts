@@ -15,6 +15,7 @@ import { applyMigrations, MigrationError } from './db/migrate.ts';
 import { DatabaseUnreachableError, waitForDatabase } from './db/wait.ts';
 import { stopGracefullyOnSignals } from './lifecycle/graceful-shutdown.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { rebuildStaleSearchIndex } from './modules/lists/search-index.ts';
 import { startOutboxWorker } from './modules/peers/outbox-worker.ts';
 
 /** Until serving, a signal ends the start at once: nothing is in flight, transactions roll back. */
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
   await openDatabase(config.databaseUrl, { logger });
   // Other instances' commits invalidate this one's response cache.
   await contentChanges.listen({ logger, databaseUrl: config.databaseUrl });
+  // Before listening: a search must never read an index written by other rules.
+  await rebuildStaleSearchIndex(logger);
   const { app, services, close } = await createApp(config, { logger });
   const outboxWorker = startOutboxWorker(services);
 

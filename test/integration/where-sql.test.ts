@@ -10,15 +10,49 @@ import { anonymousViewer } from '../../src/auth/viewer.ts';
 import type { Context } from '../../src/context.ts';
 import { db, type Prisma, provider, readRows } from '../../src/db/client.ts';
 import { filterCondition, INDEXES } from '../../src/modules/lists/filters.ts';
+import {
+  rankedOids,
+  rankedOidsByPrisma,
+  searchTerms,
+  termCondition,
+} from '../../src/modules/lists/fulltext.ts';
 import { parameterSink, whereSql } from '../../src/modules/lists/where-sql.ts';
 import { loadPage } from '../../src/modules/resources/resource-documents.ts';
 import { type RightsSubject, readableWhere } from '../../src/modules/resources/resources.policy.ts';
+import { wordRows } from '../../src/modules/resources/resources.repository.ts';
 
 const BASE_ID = 'repo';
 const context = { config: { baseId: BASE_ID } } as Context;
 
 /** A deterministic corpus: every column and relation a filter reads takes several values, with ties. */
 const TYPES = ['em', 'url', 'arbre', 'coll_doc'];
+/** Texts of resume and description: plurals, derived forms, accents, shared prefixes. */
+const PHRASES = [
+  '',
+  'Les fractions décimales',
+  'la fraction',
+  'fractionnement',
+  'Angles droits',
+  'un angle aigu',
+  'vecteurs et repère vectoriel',
+  'Équations du second degré',
+  'équation',
+  'zèbres',
+];
+/** Query texts: whole words, stems, prefixes, short words, upper case and accents, no match. */
+const QUERIES = [
+  'fraction',
+  'frac',
+  'fractionnement',
+  'Décimale',
+  'angle',
+  'an',
+  'vect',
+  'EQUATIONS',
+  'zeb',
+  'zz',
+  'second degre',
+];
 let oids: number[] = [];
 let personOids: number[] = [];
 let groupOids: number[] = [];
@@ -53,6 +87,8 @@ beforeAll(async () => {
       dateCreation: day(next(6)),
       dateMiseAJour: day(next(6)),
       cle: next(5) === 0 ? `key-${i}` : null,
+      resume: PHRASES[next(PHRASES.length)]!,
+      description: PHRASES[next(PHRASES.length)]!,
     })),
   });
   oids = (await db.resource.findMany({ select: { oid: true }, orderBy: { oid: 'asc' } })).map((r) => r.oid);
@@ -98,11 +134,10 @@ beforeAll(async () => {
       some([1, 2, 3]).map((typeId, position) => ({ resourceOid, typeId, position })),
     ),
   });
-  await db.resourceWord.createMany({
-    data: rows((resourceOid) =>
-      some(['fraction', 'angle', 'vecteur']).map((word) => ({ resourceOid, word, weight: 1 + next(4) })),
-    ),
+  const texts = await db.resource.findMany({
+    select: { oid: true, titre: true, resume: true, description: true },
   });
+  await db.resourceWord.createMany({ data: texts.flatMap((resource) => wordRows(resource.oid, resource)) });
 });
 
 /** Sample values of each index, valid for its kind (some match nothing). */
@@ -228,8 +263,8 @@ describe('list conditions in SQL', () => {
         fc.constantFrom(...subjects().keys()),
         fc.constantFrom(...ORDERABLE),
         fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
-        fc.subarray(['fraction', 'angle', 'vecteur'], { maxLength: 2 }),
-        async (chosen, seed, subjectIndex, orderColumn, order, words) => {
+        fc.subarray(QUERIES, { maxLength: 2 }),
+        async (chosen, seed, subjectIndex, orderColumn, order, queries) => {
           const conditions: Prisma.ResourceWhereInput[] = [];
           for (const [i, index] of chosen.entries()) {
             const samples = SAMPLES[index]!;
@@ -237,12 +272,21 @@ describe('list conditions in SQL', () => {
             conditions.push(await filterCondition(context, index, pick));
           }
           conditions.push(readableWhere(subjects()[subjectIndex]!));
-          for (const word of words) conditions.push({ words: { some: { word } } });
+          const terms = searchTerms(queries.join(' '));
+          const filters = { AND: [...conditions] };
+          conditions.push(...terms.map(termCondition));
           const where = { AND: conditions };
           expect(await sqlOids(where, orderColumn, order)).toEqual(
             await prismaOids(where, orderColumn, order),
           );
           expect(await sqlCount(where)).toBe(await db.resource.count({ where }));
+          if (terms.length > 0) {
+            // Ranked pages: the statement ranks as the reference scoring of the rows Prisma reads.
+            const start = seed % 3;
+            expect(await rankedOids(terms, filters, start, 7)).toEqual(
+              await rankedOidsByPrisma(terms, filters, start, 7),
+            );
+          }
         },
       ),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 60), seed: Number(process.env.FUZZ_SEED ?? 20261123) },

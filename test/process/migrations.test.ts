@@ -181,6 +181,41 @@ describe(`migrations survive crashes (${provider})`, () => {
     30_000,
   );
 
+  it('reindexes the resources of a database indexed by the previous search rules before serving', async () => {
+    const url = await emptyDatabase();
+    const target = migrations.findIndex((m) => m.name.endsWith('_search_word_kinds'));
+    expect(target).toBeGreaterThan(0);
+    await interruptedState(url, target, 0);
+    await withDatabase(url, async (run) => {
+      await run(`DELETE FROM "_prisma_migrations" WHERE finished_at IS NULL`);
+      // A resource and its words as the previous rules indexed them: whole words, plurals folded.
+      await run(
+        `INSERT INTO "Resource" (origine, "idOrigine", type, titre, publie) VALUES ('mig', '1', 'url', 'Les fractions', TRUE)`,
+      );
+      await run(
+        `INSERT INTO "ResourceWord" (word, "resourceOid", weight) VALUES ('le', 1, 4), ('fraction', 1, 4)`,
+      );
+    });
+    const server = startServer({ CONFIG_FILE: config(), DATABASE_URL: url });
+    const port = await server.serving;
+    const messages = server.logLines().map((line) => line.msg);
+    expect(messages.indexOf('search index rebuilt')).toBeGreaterThan(-1);
+    expect(messages.indexOf('search index rebuilt')).toBeLessThan(messages.indexOf('serving'));
+    expect(server.logLines().find((line) => line.msg === 'search index rebuilt')).toMatchObject({
+      resources: 1,
+    });
+    const found = await fetch(`http://127.0.0.1:${port}/api/liste?fulltext=frac&format=light`);
+    expect(((await found.json()) as { liste: { titre: string }[] }).liste.map((r) => r.titre)).toEqual([
+      'Les fractions',
+    ]);
+    expect(await server.stop()).toBe(0);
+    // The next start finds the index up to date.
+    const again = startServer({ CONFIG_FILE: config(), DATABASE_URL: url });
+    await again.serving;
+    expect(again.logLines().some((line) => line.msg === 'rebuilding the search index')).toBe(false);
+    expect(await again.stop()).toBe(0);
+  }, 60_000);
+
   it('kill -9 at moments spread over a first start never blocks the next start', async () => {
     const url = await emptyDatabase();
     for (const delayMs of [0, 10, 25, 50, 100, 200]) {

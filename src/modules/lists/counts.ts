@@ -37,8 +37,3 @@ async function count(where: Prisma.ResourceWhereInput): Promise<number> {
   );
   return Number(row!.total);
 }
-
-/** How many word entries match `where` (ranked searches). */
-export function countResourceWords(where: Prisma.ResourceWordWhereInput): Promise<number> {
-  return kept(`word:${JSON.stringify(where)}`, () => db.resourceWord.count({ where }));
-}

@@ -6,7 +6,6 @@
 import type { Context } from '../../context.ts';
 import { db, type Prisma } from '../../db/client.ts';
 import { InvalidInputError } from '../../errors.ts';
-import { searchWords } from '../../lib/text.ts';
 import { isPid } from '../persons/persons.service.ts';
 import {
   type DocumentParts,
@@ -16,7 +15,7 @@ import {
 } from '../resources/resource-documents.ts';
 import { readableWhere, rightsNeedRelations } from '../resources/resources.policy.ts';
 import { rightsSubject } from '../resources/resources.service.ts';
-import { countResources, countResourceWords } from './counts.ts';
+import { countResources } from './counts.ts';
 import {
   type FilterInput,
   FULLTEXT,
@@ -25,6 +24,14 @@ import {
   orderColumn,
   parseFilterValues,
 } from './filters.ts';
+import {
+  MAX_SEARCH_TERMS,
+  rankedOids,
+  rankedOidsByPrisma,
+  type SearchTerm,
+  searchTerms,
+  termCondition,
+} from './fulltext.ts';
 import { type ParameterSink, whereSql } from './where-sql.ts';
 
 export interface SearchArgs {
@@ -75,8 +82,8 @@ function collectFilters(args: SearchArgs, warnings: string[]): FilterInput[] {
 
 export interface PreparedSearch {
   where: Prisma.ResourceWhereInput;
-  /** Normalised full-text words (empty: no full-text filter). */
-  words: string[];
+  /** Full-text terms (empty: no full-text filter). */
+  terms: SearchTerm[];
   orderBy: string | null;
   orderColumn: keyof Prisma.ResourceOrderByWithRelationInput;
   order: 'asc' | 'desc';
@@ -99,13 +106,15 @@ export async function prepareSearch(
   const problems: string[] = [];
   const parsed: Array<{ index: string; values: unknown[] | null }> = [];
   const query: Record<string, unknown[] | null> = {};
-  let words: string[] = [];
+  let terms: SearchTerm[] = [];
   for (const filter of filters) {
     if (filter.index === FULLTEXT) {
-      words = [...words, ...searchWords((filter.values ?? []).map(String).join(' '))];
-      if (words.length === 0) problems.push('fulltext : il faut au moins un mot de deux caractères');
-      if (words.length > maxFilterValues) problems.push(`fulltext : au plus ${maxFilterValues} mots`);
-      query[FULLTEXT] = words;
+      const text = [...terms.map((term) => term.word), ...(filter.values ?? []).map(String)].join(' ');
+      terms = searchTerms(text);
+      if (terms.length === 0) problems.push('fulltext : il faut au moins un mot de deux caractères');
+      const maxTerms = Math.min(maxFilterValues, MAX_SEARCH_TERMS);
+      if (terms.length > maxTerms) problems.push(`fulltext : au plus ${maxTerms} mots`);
+      query[FULLTEXT] = terms.map((term) => term.word);
       continue;
     }
     const { values, problems: found } = parseFilterValues(filter, maxFilterValues);
@@ -136,7 +145,7 @@ export async function prepareSearch(
   const where: Prisma.ResourceWhereInput = { AND: [...conditions, readableWhere(subject)] };
   return {
     where,
-    words,
+    terms,
     orderBy,
     orderColumn: column,
     order: args.order === 'desc' ? 'desc' : 'asc',
@@ -153,9 +162,9 @@ export function ordering({
   return column === 'oid' ? [{ oid: order }] : [{ [column]: order }, { oid: order }];
 }
 
-/** A prepared search's condition with its full-text words required. */
-export function withWords({ where, words }: PreparedSearch): Prisma.ResourceWhereInput {
-  return words.length > 0 ? { AND: [where, ...words.map((word) => ({ words: { some: { word } } }))] } : where;
+/** A prepared search's condition with every full-text term required (src/modules/lists/fulltext.ts). */
+export function withWords({ where, terms }: PreparedSearch): Prisma.ResourceWhereInput {
+  return terms.length > 0 ? { AND: [where, ...terms.map(termCondition)] } : where;
 }
 
 /**
@@ -171,28 +180,17 @@ export async function searchResources(
 ): Promise<SearchPage> {
   const parts = listParts(context, fieldParts);
   const prepared = await prepareSearch(context, args, forced);
-  const { where, words, orderBy, order, query, warnings } = prepared;
+  const { where, terms, orderBy, order, query, warnings } = prepared;
   const { start, nb } = paging(context, args.start, args.nb);
   const page = { start, nb, orderBy, order, query, warnings };
 
-  if (words.length > 0 && !orderBy) {
-    // Ranked by relevance: the weight of the first word, then the presence of the others.
-    const [first, ...others] = words as [string, ...string[]];
-    const wordWhere: Prisma.ResourceWordWhereInput = {
-      word: first,
-      resource: { AND: [where, ...others.map((word) => ({ words: { some: { word } } }))] },
-    };
-    const [total, rows] = await Promise.all([
-      countResourceWords(wordWhere),
-      db.resourceWord.findMany({
-        where: wordWhere,
-        orderBy: [{ weight: 'desc' }, { resourceOid: 'asc' }],
-        skip: start,
-        take: nb,
-        select: { resourceOid: true },
-      }),
+  if (terms.length > 0 && !orderBy) {
+    // Ranked by relevance (fulltext.ts); the total is that of the same filters unranked, kept alike.
+    const [total, ranked] = await Promise.all([
+      countResources(withWords(prepared)),
+      rankedOids(terms, where, start, nb),
     ]);
-    const oids = rows.map((row) => row.resourceOid);
+    const oids = ranked ?? (await rankedOidsByPrisma(terms, where, start, nb));
     return { ...page, total, items: await loadDocuments(oids, context.config.baseId, parts) };
   }
 

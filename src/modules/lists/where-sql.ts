@@ -43,7 +43,7 @@ const RELATIONS: Record<string, { table: string; columns: Record<string, ColumnK
   levels: { table: 'ResourceLevel', columns: { level: 'text' } },
   pedagogicTypes: { table: 'ResourcePedagogicType', columns: { typeId: 'int' } },
   documentaryTypes: { table: 'ResourceDocumentaryType', columns: { typeId: 'int' } },
-  words: { table: 'ResourceWord', columns: { word: 'text' } },
+  words: { table: 'ResourceWord', columns: { kind: 'int', word: 'text' } },
 };
 
 /**
@@ -168,12 +168,17 @@ function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/** A condition on the rows of a join table (alias `x`). */
+/** A condition on the rows of a join table (alias `x`), its columns combined with AND and OR. */
 function joinCondition(sink: ParameterSink, columns: Record<string, ColumnKind>, where: object): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (value === undefined) continue;
-    const kind = columns[key];
+    if (key === 'AND' || key === 'OR') {
+      const items = list(value).map((item) => joinCondition(sink, columns, item as object));
+      parts.push(key === 'AND' ? conjunction(items) : disjunction(items));
+      continue;
+    }
+    const kind = Object.hasOwn(columns, key) ? columns[key] : undefined;
     if (!kind) throw new Unsupported(key);
     parts.push(columnCondition(sink, `x."${key}"`, kind, value));
   }

@@ -5,7 +5,7 @@
  */
 import type { Prisma, Transaction } from '../../db/client.ts';
 import { parseId } from '../../lib/integers.ts';
-import { searchWords } from '../../lib/text.ts';
+import { frenchStem, textWords } from '../../lib/text.ts';
 import type { RightsFacts } from './resources.policy.ts';
 
 const byPosition = { orderBy: { position: 'asc' } } as const;
@@ -173,15 +173,26 @@ export async function writeLinks(tx: Transaction, resourceOid: number, links: Pa
 /** Where a word appears decides its weight in relevance ranking. */
 export const WORD_WEIGHTS = { titre: 4, resume: 2, description: 1 } as const;
 
-/** The full-text index rows of a resource, from its texts (see `writeWords`). */
+/** The two kinds of full-text index rows: a normalised word of the texts, or the stem of one. */
+export const WORD_KINDS = { word: 0, stem: 1 } as const;
+
+/**
+ * The full-text index rows of a resource, from its texts (see `writeWords`): each distinct word
+ * and each distinct stem, weighted by the fields it appears in (a stem that two words of one
+ * field share counts that field once).
+ */
 export function wordRows(resourceOid: number, texts: Record<keyof typeof WORD_WEIGHTS, string>) {
-  const weights = new Map<string, number>();
+  const weights = [new Map<string, number>(), new Map<string, number>()] as const;
+  const add = (kind: number, key: string, weight: number) =>
+    weights[kind as 0 | 1].set(key, (weights[kind as 0 | 1].get(key) ?? 0) + weight);
   for (const [field, weight] of Object.entries(WORD_WEIGHTS)) {
-    for (const word of searchWords(texts[field as keyof typeof WORD_WEIGHTS])) {
-      weights.set(word, (weights.get(word) ?? 0) + weight);
-    }
+    const words = textWords(texts[field as keyof typeof WORD_WEIGHTS]);
+    for (const word of words) add(WORD_KINDS.word, word, weight);
+    for (const stem of new Set(words.map(frenchStem))) add(WORD_KINDS.stem, stem, weight);
   }
-  return [...weights].map(([word, weight]) => ({ word, resourceOid, weight }));
+  return weights.flatMap((byWord, kind) =>
+    [...byWord].map(([word, weight]) => ({ kind, word, resourceOid, weight })),
+  );
 }
 
 /** Rewrites the full-text index rows of a resource from its texts. */
