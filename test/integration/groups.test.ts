@@ -44,11 +44,41 @@ async function populatedGroup({
   const group = await createGroup(browsers.manager, { ...fields, ouvert: true, public: isPublic });
   const joined = await browsers.member.get(`/api/groupe/rejoindre/${encodeURIComponent(group.nom)}`);
   expect(joined.status).toBe(200);
-  if (!ouvert) await browsers.manager.post('/api/groupe').send({ oid: group.oid, ouvert: false });
+  if (!ouvert) {
+    const closed = await browsers.manager.post('/api/groupe').send({ oid: group.oid, ouvert: false });
+    expect(closed.body).toMatchObject({ success: true, ouvert: false });
+  }
   return { ...group, ouvert };
 }
 
 const path = (template: string, nom: string) => template.replace(':nom', encodeURIComponent(nom));
+
+/**
+ * The group names a resource is served with: REST (`groupes`, `groupesAuteurs`) and GraphQL
+ * (`readerGroups`, `authorGroups`), to a token caller and to a member of the groups.
+ */
+async function groupsServed(oid: number) {
+  const rest = await app.client().get(`/api/ressource/${oid}`).set(tokenHeaders);
+  expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+  const gql = await graphql(
+    browsers.member,
+    'query ($oid: Int!) { resource(oid: $oid) { ... on Resource { readerGroups { group { nom } } authorGroups { group { nom } } } } }',
+    { oid },
+  );
+  const names = (links: { group: { nom: string } }[]) => links.map((link) => link.group.nom);
+  return {
+    groupes: rest.body.groupes,
+    groupesAuteurs: rest.body.groupesAuteurs,
+    readerGroups: names(gql.data?.resource.readerGroups),
+    authorGroups: names(gql.data?.resource.authorGroups),
+  };
+}
+const namesServed = (nom: string) => ({
+  groupes: [nom],
+  groupesAuteurs: [nom],
+  readerGroups: [nom],
+  authorGroups: [nom],
+});
 
 describe('POST /api/groupe (create)', () => {
   it('creates the group: the creator is sole manager, member and follower', async () => {
@@ -196,9 +226,12 @@ describe('POST /api/groupe (update)', () => {
         authorGroups: { create: { groupOid: group.oid, position: 0 } },
       },
     });
+    // Read through the API before and after: what a client was served must not outlive the rename.
+    expect(await groupsServed(resource.oid)).toEqual(namesServed(group.nom));
     const nom = groupName('Renommé');
     const response = await browsers.manager.post('/api/groupe').send({ oid: group.oid, nom });
     expect(response.body).toMatchObject({ success: true, oid: group.oid, nom });
+    expect(await groupsServed(resource.oid)).toEqual(namesServed(nom));
 
     const member = await browsers.member.get('/api/personne/me');
     expect(member.body.person.groupesMembre).toContain(nom);
