@@ -685,20 +685,59 @@ describe('GraphQL gives the same outcomes as REST', () => {
     byNom: { anonymous: 200, manager: 200, member: 200, outsider: 200, pupil: 200, token: 200 },
   };
 
+  /**
+   * What the group and the caller's relations to it are, read back through the API: the group as
+   * anyone reads it, the caller's own lists of groups (a person's; others have none).
+   */
+  async function stateOf(actor: Actor, group: { oid: number; nom: string }) {
+    const read = await app.client().get(`/api/groupe/byId/${group.oid}`);
+    expect([200, 404]).toContain(read.status);
+    const state = {
+      exists: read.status === 200,
+      description: read.body.description as string | undefined,
+      manager: false,
+      member: false,
+      follower: false,
+    };
+    if (actor === 'anonymous' || actor === 'token') return state;
+    const mine = await browsers[actor].get('/api/groupes/perso');
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    state.manager = mine.body.groupesAdmin.includes(group.nom);
+    state.member = mine.body.groupesMembre.includes(group.nom);
+    state.follower = mine.body.groupesSuivis.includes(group.nom);
+    return state;
+  }
+  type State = Awaited<ReturnType<typeof stateOf>>;
+  /** The state an allowed call leaves. */
+  const effects: Record<string, (before: State) => State> = {
+    rejoindre: (before) => ({ ...before, member: true }),
+    suivre: (before) => ({ ...before, follower: true }),
+    quitter: (before) => ({ ...before, member: false }),
+    update: (before) => ({ ...before, description: 'x' }),
+    delete: () => ({ exists: false, description: undefined, manager: false, member: false, follower: false }),
+    byNom: (before) => before,
+  };
+
   for (const [name, spec] of Object.entries(cases)) {
-    it.each(actors)(`${name} as %s`, async (actor) => {
+    it.each(actors)(`${name} as %s: status and stored state`, async (actor) => {
       // Two identical groups, one per transport, so that each call sees the same state.
       const outcomes: number[] = [];
       for (const transport of ['rest', 'graphql'] as const) {
         const group = await populatedGroup({ ouvert: false, public: false });
+        const before = await stateOf(actor, group);
+        let status: number;
         if (transport === 'rest') {
-          outcomes.push((await spec.rest(actor, group.nom, group.oid)).status);
+          status = (await spec.rest(actor, group.nom, group.oid)).status;
         } else {
           const { caller, headers } = as(actor);
           const response = await graphql(caller, spec.gql, spec.vars(group.nom, group.oid), headers);
           const code = errorCode(response, spec.field);
-          outcomes.push(code ? (statusOfCode[code] ?? 500) : 200);
+          status = code ? (statusOfCode[code] ?? 500) : 200;
         }
+        const after = await stateOf(actor, group);
+        // Allowed: exactly the effect of the call; refused: nothing changed.
+        expect(after, `${transport}: ${status}`).toEqual(status === 200 ? effects[name]!(before) : before);
+        outcomes.push(status);
       }
       expect(outcomes).toEqual([expected[name]![actor], expected[name]![actor]]);
     });

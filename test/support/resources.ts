@@ -67,13 +67,11 @@ export async function castFor(app: TestApp, lab: FakeLab): Promise<Cast> {
   const created = await browsers.author.post('/api/groupe').send({ nom: group, ouvert: true });
   expect(created.status).toBe(200);
   expect((await browsers.member.get(`/groupe/rejoindre/${encodeURIComponent(group)}`)).status).toBe(200);
-  const managed = await browsers.author
-    .post('/api/groupe')
-    .send({
-      oid: created.body.oid,
-      newGestionnairePid: pids.manager,
-      newGestionnaireNom: users.manager!.nom,
-    });
+  const managed = await browsers.author.post('/api/groupe').send({
+    oid: created.body.oid,
+    newGestionnairePid: pids.manager,
+    newGestionnaireNom: users.manager!.nom,
+  });
   expect(managed.body.gestionnaires, JSON.stringify(managed.body)).toHaveLength(2);
   return {
     app,
