@@ -4,23 +4,21 @@ import { db, onStatement } from '../../src/db/client.ts';
 import { contentChanges } from '../../src/db/content-changes.ts';
 import { tokenHeaders } from '../support/actors.ts';
 import { startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, startFakeLab } from '../support/fake-lab.ts';
+import type { FakeLab } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { errorCode, graphql } from '../support/graphql.ts';
-import { type Actor, type Cast, castFor, createResource } from '../support/resources.ts';
+import { type Actor, type Cast, createResource } from '../support/resources.ts';
+
+const test = appTest.override({ labId: 'labL', appOptions: { maxSql: 40 } });
 
 let lab: FakeLab;
 let app: TestApp;
 let cast: Cast;
 
-beforeAll(async () => {
-  lab = await startFakeLab('labL');
-  app = await startApp({ labs: [lab.config()], maxSql: 40 });
-  cast = await castFor(app, lab);
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
+test.beforeAll(async ({ lab: startedLab, app: startedApp, cast: madeCast }) => {
+  lab = startedLab;
+  app = startedApp;
+  cast = madeCast;
 });
 
 let markers = 0;
@@ -428,10 +426,12 @@ describe('full-text search', () => {
       (await list(cast.as(actor), { origine, fulltext, format: 'light' })).body.total;
     expect(await search('author', 'trigonometrie')).toBe(1);
     expect(await search('outsider', 'trigonometrie')).toBe(0);
-    await cast.browsers.author.post('/api/ressource').send({ oid, titre: 'Probabilités' });
+    expect(
+      (await cast.browsers.author.post('/api/ressource').send({ oid, titre: 'Probabilités' })).status,
+    ).toBe(200);
     expect(await search('author', 'trigonometrie')).toBe(0);
     expect(await search('author', 'probabilite')).toBe(1);
-    await cast.browsers.author.delete(`/api/ressource/${oid}`);
+    expect((await cast.browsers.author.delete(`/api/ressource/${oid}`)).status).toBe(200);
     expect(await search('token', 'probabilite')).toBe(0);
     expect(await db.resourceWord.count({ where: { resourceOid: oid } })).toBe(0);
   });

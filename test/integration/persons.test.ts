@@ -2,14 +2,17 @@
  * Person routes (`personne/add`, `checkPid`, `current`, `me`) and their GraphQL operations, for
  * anonymous, pupil, teacher, administrator and API-token callers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db } from '../../src/db/client.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors.ts';
 import { addPerson, type Browser, logIn, logInWithRoles, tokenHeaders } from '../support/actors.ts';
-import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
+import { API_TOKEN, type TestApp } from '../support/app.ts';
+import { type FakeLab, labUser } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { errorCode, type GraphQLResponse, graphql } from '../support/graphql.ts';
 import { createResource } from '../support/resources.ts';
+
+const test = appTest.override({ labId: 'labP' });
 
 let lab: FakeLab;
 let app: TestApp;
@@ -18,17 +21,12 @@ let teacher: Browser;
 let admin: Browser;
 const teacherUser = labUser({ type: 1, nom: 'Dupré', prenom: 'Élise' });
 
-beforeAll(async () => {
-  lab = await startFakeLab('labP');
-  app = await startApp({ labs: [lab.config()] });
+test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
+  lab = startedLab;
+  app = startedApp;
   pupil = await logIn(app, lab, labUser({ type: 0 }));
   teacher = await logIn(app, lab, teacherUser);
   admin = (await logInWithRoles(app, lab, ['admin'])).browser;
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
 });
 
 type Actor = 'anonymous' | 'pupil' | 'teacher' | 'admin' | 'token';
