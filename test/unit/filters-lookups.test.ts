@@ -1,6 +1,6 @@
 /**
  * The list filters that designate people and groups (src/modules/lists/filters.ts) look up their
- * ids by pid and by name, in the file's database (two rows made here).
+ * ids by pid and by name, in the file's database (rows made here).
  */
 import { beforeAll, expect, it } from 'vitest';
 // The file's database, also when a configuration without it runs this file (vitest.mutation.config.ts);
@@ -24,6 +24,9 @@ beforeAll(async () => {
   groupOid = (
     await db.group.create({ data: { nom: 'Les Filtrés', nomKey: 'les filtres' }, select: { oid: true } })
   ).oid;
+  // Others beside them, which no filter designates.
+  await db.person.create({ data: { pid: 'unit/autre', nom: 'Autre', prenom: 'A' } });
+  await db.group.create({ data: { nom: 'Les Autres', nomKey: 'les autres' } });
 });
 
 it('people and groups: looked up by pid and by name (any spelling), unknown ones match nothing', async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from '../../src/context.ts';
 import { InvalidInputError } from '../../src/errors.ts';
 import {
+  FULLTEXT,
   filterCondition,
   INDEXES,
   indexDefinition,
@@ -24,6 +25,11 @@ describe('indexDefinition', () => {
     for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty', 'fulltext', 'couleur']) {
       expect(indexDefinition(name)).toBeUndefined();
     }
+  });
+
+  it('keeps `fulltext`, the legacy parameter of searched words, apart from the indexes', () => {
+    expect(FULLTEXT).toBe('fulltext');
+    expect(indexDefinition(FULLTEXT)).toBeUndefined();
   });
 });
 
@@ -127,7 +133,16 @@ describe('filterCondition', () => {
       expect(await filterCondition(context, index, [])).toEqual({ oid: { in: [] } });
     }
     // Any time part, down to the millisecond, makes it exact.
-    for (const time of ['00:00:00.001', '00:00:01.000', '00:01:00.000', '01:00:00.000']) {
+    // Equal parts side by side too (01:01, 00:01:01, 00:00:01.001): no two of them cancel out.
+    for (const time of [
+      '00:00:00.001',
+      '00:00:01.000',
+      '00:01:00.000',
+      '01:00:00.000',
+      '01:01:00.000',
+      '00:01:01.000',
+      '00:00:01.001',
+    ]) {
       const date = new Date(`2024-03-01T${time}Z`);
       expect(await filterCondition(context, 'dateCreation', [date])).toEqual({
         OR: [{ dateCreation: { equals: date } }],

@@ -56,7 +56,12 @@ describe('canUpdate', () => {
   it.each([
     ['an author', subjectOf(me), factsOf({ authorOids: [OTHER, ME] }), true],
     ['a contributor', subjectOf(me), factsOf({ contributorOids: [ME] }), true],
-    ['a member of an author group', subjectOf(meInGroups), factsOf({ authorGroupOids: [WRITERS] }), true],
+    [
+      'a member of one of its author groups',
+      subjectOf(meInGroups),
+      factsOf({ authorGroupOids: [OTHER, WRITERS] }),
+      true,
+    ],
     [
       'a member of a reader group only',
       subjectOf(meInGroups),
@@ -141,7 +146,7 @@ describe('canRead', () => {
   it.each([
     ['an author', subjectOf(me), { authorOids: [ME] }],
     ['a contributor', subjectOf(me), { contributorOids: [ME] }],
-    ['a member of an author group', subjectOf(meInGroups), { authorGroupOids: [WRITERS] }],
+    ['a member of one of its author groups', subjectOf(meInGroups), { authorGroupOids: [OTHER, WRITERS] }],
   ])(
     'lets those who may update it read it, unpublished and at every restriction: %s',
     (_name, subject, relation) => {
@@ -236,6 +241,12 @@ describe('canDelete', () => {
     ['a contributor', subjectOf(me), factsOf({ contributorOids: [ME] }), false],
     ['a resource without author', subjectOf(me), factsOf(), false],
     ['anonymous', subjectOf(anonymous), factsOf(), false],
+    [
+      'anonymous, on a resource with a sole author',
+      subjectOf(anonymous),
+      factsOf({ authorOids: [ME] }),
+      false,
+    ],
   ])('%s: %s', (_name, subject, facts, expected) => {
     expect(canDelete(subject, facts)).toBe(expected);
   });
