@@ -203,6 +203,8 @@ describe('reading by rid: REST GET /api/ressource/:baseId/:oid and GraphQL resou
   }
 });
 
+const byNumber = (a: number, b: number) => a - b;
+
 describe('the policy’s two forms agree under the context a real request gets', () => {
   test.each(ACTORS)('canRead and readableWhere select exactly what %s may read', async (actor) => {
     const { caller, headers } = cast.as(actor);
@@ -214,7 +216,7 @@ describe('the policy’s two forms agree under the context a real request gets',
     const readable = Object.entries(expectedReads)
       .filter(([, expectations]) => typeof expectations[actor] === 'string')
       .map(([name]) => oids[name]!)
-      .sort();
+      .sort(byNumber);
     const filtered = await db.resource.findMany({
       where: { AND: [{ oid: { in: Object.values(oids) } }, readableWhere(subject)] },
       select: { oid: true },
@@ -223,8 +225,8 @@ describe('the policy’s two forms agree under the context a real request gets',
     expect(documents).toHaveLength(Object.keys(oids).length);
     const byPredicate = documents.filter((document) => canRead(subject, document.facts)).map((d) => d.oid);
     expect({
-      readableWhere: filtered.map((row) => row.oid).sort(),
-      canRead: byPredicate.sort(),
+      readableWhere: filtered.map((row) => row.oid).sort(byNumber),
+      canRead: byPredicate.sort(byNumber),
     }).toEqual({ readableWhere: readable, canRead: readable });
   });
 });
