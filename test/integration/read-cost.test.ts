@@ -12,6 +12,7 @@ import { appTest } from '../support/fixtures.ts';
 import { groupName } from '../support/groups.ts';
 import { createResource } from '../support/resources.ts';
 
+// What a read costs the database, not what the response cache saves (test/integration/response-cache.test.ts).
 const test = appTest.override({ labId: 'labCost', appOptions: { responseCache: { enabled: false } } });
 
 let lab: FakeLab;
@@ -25,7 +26,6 @@ let cle: string;
 test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
   lab = startedLab;
   app = startedApp;
-  // What a read costs the database, not what the response cache saves (test/integration/response-cache.test.ts).
   const authorUser = labUser({ type: 1 });
   author = await logIn(app, lab, authorUser);
   member = await logIn(app, lab, labUser({ type: 0 }));

@@ -13,6 +13,7 @@ import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
 import { type FakeLab, labUser } from '../support/fake-lab.ts';
 import { appTest } from '../support/fixtures.ts';
 
+// Behind a proxy, as in production: the client address comes from X-Forwarded-For.
 const test = appTest.override({ labId: 'labR', appOptions: { http: { trustProxy: true } } });
 
 let lab: FakeLab;
@@ -21,7 +22,6 @@ let app: TestApp;
 test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
   lab = startedLab;
   app = startedApp;
-  // Behind a proxy, as in production: the client address comes from X-Forwarded-For.
 });
 
 let addressCounter = 0;
