@@ -5,23 +5,25 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.ts';
 import { db } from '../../src/db/client.ts';
 import { addPerson, tokenHeaders } from '../support/actors.ts';
 import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, labUser } from '../support/fake-lab.ts';
-import { appTest } from '../support/fixtures.ts';
-
-// Behind a proxy, as in production: the client address comes from X-Forwarded-For.
-const test = appTest.override({ labId: 'labR', appOptions: { http: { trustProxy: true } } });
+import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
 
 let lab: FakeLab;
 let app: TestApp;
 
-test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
-  lab = startedLab;
-  app = startedApp;
+beforeAll(async () => {
+  lab = await startFakeLab('labR');
+  // Behind a proxy, as in production: the client address comes from X-Forwarded-For.
+  app = await startApp({ labs: [lab.config()], http: { trustProxy: true } });
+});
+
+afterAll(async () => {
+  await app.close();
+  await lab.close();
 });
 
 let addressCounter = 0;
