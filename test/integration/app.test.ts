@@ -193,8 +193,11 @@ describe('GraphQL endpoint', () => {
 describe('sessions', () => {
   it('do not write to the store on every request of a logged-in user', async () => {
     const browser = app.browser();
-    await browser.post('/api/connexion').send({ origine: lab.baseUrl, token: lab.tokenFor(labUser()) });
-    await browser.get('/api/personne/current');
+    const login = await browser
+      .post('/api/connexion')
+      .send({ origine: lab.baseUrl, token: lab.tokenFor(labUser()) });
+    expect(login.body).toEqual({ success: true });
+    expect((await browser.get('/api/personne/current')).status).toBe(200);
     const statements: string[] = [];
     const stop = onStatement((sql) => statements.push(sql));
     try {

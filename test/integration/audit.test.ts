@@ -3,14 +3,20 @@
  * GraphQL (and a peer's externalUpdate), records who did it and what changed, in the transaction
  * of the change; a refused or failed write records nothing; only `readAudit` holders read it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db } from '../../src/db/client.ts';
 import { type Browser, logIn, logInWithRoles, tokenHeaders } from '../support/actors.ts';
-import { startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, type LabUser, labUser, startFakeLab } from '../support/fake-lab.ts';
+import type { TestApp } from '../support/app.ts';
+import { type FakeLab, type LabUser, labUser } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { errorCode, graphql } from '../support/graphql.ts';
 import { createGroup, groupName } from '../support/groups.ts';
 import { createResource } from '../support/resources.ts';
+
+const test = appTest.override({
+  labId: 'labAudit',
+  appOptions: { peers: [{ baseId: 'voisine', baseUrl: 'http://voisine.test/' }] },
+});
 
 let lab: FakeLab;
 let app: TestApp;
@@ -19,21 +25,13 @@ let teacherUser: LabUser;
 let other: Browser;
 let admin: Browser;
 
-beforeAll(async () => {
-  lab = await startFakeLab('labAudit');
-  app = await startApp({
-    labs: [lab.config()],
-    peers: [{ baseId: 'voisine', baseUrl: 'http://voisine.test/' }],
-  });
+test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
+  lab = startedLab;
+  app = startedApp;
   teacherUser = labUser({ type: 1 });
   teacher = await logIn(app, lab, teacherUser);
   other = await logIn(app, lab, labUser({ type: 1 }));
   admin = (await logInWithRoles(app, lab, ['admin'])).browser;
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
 });
 
 const teacherPid = () => `${lab.baseId}/${teacherUser.oid}`;

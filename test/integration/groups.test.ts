@@ -2,13 +2,16 @@
  * Groups: every legacy route and its GraphQL operation, for anonymous, manager, member, outsider,
  * pupil and token callers; the transitions of the API document; names; propagation; concurrency.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db, onStatement } from '../../src/db/client.ts';
 import { type Browser, logIn, logInWithRoles, tokenHeaders } from '../support/actors.ts';
-import { startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, type LabUser, labUser, startFakeLab } from '../support/fake-lab.ts';
+import type { TestApp } from '../support/app.ts';
+import { type FakeLab, type LabUser, labUser } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { errorCode, graphql } from '../support/graphql.ts';
-import { createGroup, groupName } from '../support/groups.ts';
+import { createGroup, groupAction, groupName } from '../support/groups.ts';
+
+const test = appTest.override({ labId: 'labG' });
 
 let lab: FakeLab;
 let app: TestApp;
@@ -21,18 +24,13 @@ const users: Record<'manager' | 'member' | 'outsider' | 'pupil', LabUser> = {
 const browsers = {} as Record<keyof typeof users, Browser>;
 const oids = {} as Record<keyof typeof users, number>;
 
-beforeAll(async () => {
-  lab = await startFakeLab('labG');
-  app = await startApp({ labs: [lab.config()] });
+test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
+  lab = startedLab;
+  app = startedApp;
   for (const [role, user] of Object.entries(users) as [keyof typeof users, LabUser][]) {
     browsers[role] = await logIn(app, lab, user);
     oids[role] = (await db.person.findUniqueOrThrow({ where: { pid: `labG/${user.oid}` } })).oid;
   }
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
 });
 
 /** A group managed by `manager` with `member` in it; open and public unless told otherwise. */
@@ -44,11 +42,41 @@ async function populatedGroup({
   const group = await createGroup(browsers.manager, { ...fields, ouvert: true, public: isPublic });
   const joined = await browsers.member.get(`/api/groupe/rejoindre/${encodeURIComponent(group.nom)}`);
   expect(joined.status).toBe(200);
-  if (!ouvert) await browsers.manager.post('/api/groupe').send({ oid: group.oid, ouvert: false });
+  if (!ouvert) {
+    const closed = await browsers.manager.post('/api/groupe').send({ oid: group.oid, ouvert: false });
+    expect(closed.body).toMatchObject({ success: true, ouvert: false });
+  }
   return { ...group, ouvert };
 }
 
 const path = (template: string, nom: string) => template.replace(':nom', encodeURIComponent(nom));
+
+/**
+ * The group names a resource is served with: REST (`groupes`, `groupesAuteurs`) and GraphQL
+ * (`readerGroups`, `authorGroups`), to a token caller and to a member of the groups.
+ */
+async function groupsServed(oid: number) {
+  const rest = await app.client().get(`/api/ressource/${oid}`).set(tokenHeaders);
+  expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+  const gql = await graphql(
+    browsers.member,
+    'query ($oid: Int!) { resource(oid: $oid) { ... on Resource { readerGroups { group { nom } } authorGroups { group { nom } } } } }',
+    { oid },
+  );
+  const names = (links: { group: { nom: string } }[]) => links.map((link) => link.group.nom);
+  return {
+    groupes: rest.body.groupes,
+    groupesAuteurs: rest.body.groupesAuteurs,
+    readerGroups: names(gql.data?.resource.readerGroups),
+    authorGroups: names(gql.data?.resource.authorGroups),
+  };
+}
+const namesServed = (nom: string) => ({
+  groupes: [nom],
+  groupesAuteurs: [nom],
+  readerGroups: [nom],
+  authorGroups: [nom],
+});
 
 describe('POST /api/groupe (create)', () => {
   it('creates the group: the creator is sole manager, member and follower', async () => {
@@ -196,9 +224,12 @@ describe('POST /api/groupe (update)', () => {
         authorGroups: { create: { groupOid: group.oid, position: 0 } },
       },
     });
+    // Read through the API before and after: what a client was served must not outlive the rename.
+    expect(await groupsServed(resource.oid)).toEqual(namesServed(group.nom));
     const nom = groupName('Renommé');
     const response = await browsers.manager.post('/api/groupe').send({ oid: group.oid, nom });
     expect(response.body).toMatchObject({ success: true, oid: group.oid, nom });
+    expect(await groupsServed(resource.oid)).toEqual(namesServed(nom));
 
     const member = await browsers.member.get('/api/personne/me');
     expect(member.body.person.groupesMembre).toContain(nom);
@@ -329,7 +360,7 @@ describe('GET /api/groupe/ajouter/:nom', () => {
     const nom = groupName('Ajout');
     expect((await browsers.pupil.get(path('/api/groupe/ajouter/:nom', nom))).status).toBe(403);
     expect((await app.client().get(path('/api/groupe/ajouter/:nom', nom))).status).toBe(401);
-    await browsers.manager.get(path('/api/groupe/ajouter/:nom', nom));
+    expect((await browsers.manager.get(path('/api/groupe/ajouter/:nom', nom))).status).toBe(200);
     expect((await browsers.outsider.get(path('/api/groupe/ajouter/:nom', nom))).status).toBe(409);
   });
 });
@@ -364,7 +395,7 @@ describe('joining and following', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe(`Le groupe ${hidden.nom} n’est pas public`);
     // Being a member is not enough to follow a non-public group.
-    await browsers.member.get(path('/groupe/rejoindre/:nom', hidden.nom));
+    await groupAction(browsers.member, 'rejoindre', hidden.nom);
     expect((await browsers.member.get(path('/groupe/suivre/:nom', hidden.nom))).status).toBe(403);
     expect((await browsers.manager.get(path('/api/groupe/suivre/:nom', hidden.nom))).status).toBe(200);
     const open = await createGroup(browsers.manager, { public: true });
@@ -395,7 +426,7 @@ describe('joining and following', () => {
 describe('quitting and ignoring', () => {
   it('quitter removes membership only; a second time it says the caller was not in the group', async () => {
     const group = await populatedGroup();
-    await browsers.member.get(path('/groupe/suivre/:nom', group.nom));
+    await groupAction(browsers.member, 'suivre', group.nom);
     const response = await browsers.member.get(path('/groupe/quitter/:nom', group.nom));
     expect(response.body).toEqual({ success: true });
     const perso = await browsers.member.get('/api/groupes/perso');
@@ -408,7 +439,7 @@ describe('quitting and ignoring', () => {
 
   it('a manager who quits stays a manager', async () => {
     const group = await createGroup(browsers.manager);
-    await browsers.manager.get(path('/groupe/quitter/:nom', group.nom));
+    await groupAction(browsers.manager, 'quitter', group.nom);
     const perso = await browsers.manager.get('/api/groupes/perso');
     expect(perso.body.groupesAdmin).toContain(group.nom);
     expect(perso.body.groupesMembre).not.toContain(group.nom);
@@ -416,7 +447,7 @@ describe('quitting and ignoring', () => {
 
   it('ignorer removes following only; not following is an error', async () => {
     const group = await populatedGroup();
-    await browsers.member.get(path('/groupe/suivre/:nom', group.nom));
+    await groupAction(browsers.member, 'suivre', group.nom);
     expect((await browsers.member.get(path('/api/groupe/ignorer/:nom', group.nom))).body).toEqual({
       success: true,
     });
@@ -488,9 +519,9 @@ describe('group lists', () => {
       public: true,
     });
     const followed = await createGroup(browsers.manager, { nom: groupName('C suivi'), public: true });
-    await viewer.get(path('/groupe/rejoindre/:nom', joined.nom));
-    await viewer.get(path('/groupe/suivre/:nom', followed.nom));
-    await viewer.get(path('/groupe/suivre/:nom', joined.nom));
+    await groupAction(viewer, 'rejoindre', joined.nom);
+    await groupAction(viewer, 'suivre', followed.nom);
+    await groupAction(viewer, 'suivre', joined.nom);
 
     expect((await viewer.get('/api/groupes/admin')).body).toEqual({
       success: true,
@@ -550,11 +581,14 @@ describe('group lists', () => {
 
   it('issue the same number of SQL statements for 2 groups or 20 (no N+1 on manager names)', async () => {
     const viewer = await logIn(app, lab, labUser({ type: 1 }));
-    const count = async (url: string) => {
+    /** Statements of one list, which must hold at least `groups` groups (or it measures nothing). */
+    const count = async (url: string, groups: number) => {
       const statements: string[] = [];
       const stop = onStatement((sql) => statements.push(sql));
       try {
-        expect((await viewer.get(url)).status).toBe(200);
+        const response = await viewer.get(url);
+        expect(response.status).toBe(200);
+        expect(Object.keys(response.body.groupes).length).toBeGreaterThanOrEqual(groups);
       } finally {
         stop();
       }
@@ -564,13 +598,19 @@ describe('group lists', () => {
     const addGroups = async (n: number) => {
       for (let i = 0; i < n; i++) {
         const group = await createGroup(managers[i % 3]!, { ouvert: true, public: true });
-        await viewer.get(path('/groupe/rejoindre/:nom', group.nom));
+        await groupAction(viewer, 'rejoindre', group.nom);
       }
     };
     await addGroups(2);
-    const small = { perso: await count('/api/groupes/perso'), ouverts: await count('/api/groupes/ouverts') };
+    const small = {
+      perso: await count('/api/groupes/perso', 2),
+      ouverts: await count('/api/groupes/ouverts', 2),
+    };
     await addGroups(18);
-    const large = { perso: await count('/api/groupes/perso'), ouverts: await count('/api/groupes/ouverts') };
+    const large = {
+      perso: await count('/api/groupes/perso', 20),
+      ouverts: await count('/api/groupes/ouverts', 20),
+    };
     expect(large).toEqual(small);
     // perso: session, caller, roles; the three relation lists; groups, managers, persons.
     expect(small.perso).toBeLessThanOrEqual(9);
@@ -652,20 +692,59 @@ describe('GraphQL gives the same outcomes as REST', () => {
     byNom: { anonymous: 200, manager: 200, member: 200, outsider: 200, pupil: 200, token: 200 },
   };
 
+  /**
+   * What the group and the caller's relations to it are, read back through the API: the group as
+   * anyone reads it, the caller's own lists of groups (a person's; others have none).
+   */
+  async function stateOf(actor: Actor, group: { oid: number; nom: string }) {
+    const read = await app.client().get(`/api/groupe/byId/${group.oid}`);
+    expect([200, 404]).toContain(read.status);
+    const state = {
+      exists: read.status === 200,
+      description: read.body.description as string | undefined,
+      manager: false,
+      member: false,
+      follower: false,
+    };
+    if (actor === 'anonymous' || actor === 'token') return state;
+    const mine = await browsers[actor].get('/api/groupes/perso');
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    state.manager = mine.body.groupesAdmin.includes(group.nom);
+    state.member = mine.body.groupesMembre.includes(group.nom);
+    state.follower = mine.body.groupesSuivis.includes(group.nom);
+    return state;
+  }
+  type State = Awaited<ReturnType<typeof stateOf>>;
+  /** The state an allowed call leaves. */
+  const effects: Record<string, (before: State) => State> = {
+    rejoindre: (before) => ({ ...before, member: true }),
+    suivre: (before) => ({ ...before, follower: true }),
+    quitter: (before) => ({ ...before, member: false }),
+    update: (before) => ({ ...before, description: 'x' }),
+    delete: () => ({ exists: false, description: undefined, manager: false, member: false, follower: false }),
+    byNom: (before) => before,
+  };
+
   for (const [name, spec] of Object.entries(cases)) {
-    it.each(actors)(`${name} as %s`, async (actor) => {
+    it.each(actors)(`${name} as %s: status and stored state`, async (actor) => {
       // Two identical groups, one per transport, so that each call sees the same state.
       const outcomes: number[] = [];
       for (const transport of ['rest', 'graphql'] as const) {
         const group = await populatedGroup({ ouvert: false, public: false });
+        const before = await stateOf(actor, group);
+        let status: number;
         if (transport === 'rest') {
-          outcomes.push((await spec.rest(actor, group.nom, group.oid)).status);
+          status = (await spec.rest(actor, group.nom, group.oid)).status;
         } else {
           const { caller, headers } = as(actor);
           const response = await graphql(caller, spec.gql, spec.vars(group.nom, group.oid), headers);
           const code = errorCode(response, spec.field);
-          outcomes.push(code ? (statusOfCode[code] ?? 500) : 200);
+          status = code ? (statusOfCode[code] ?? 500) : 200;
         }
+        const after = await stateOf(actor, group);
+        // Allowed: exactly the effect of the call; refused: nothing changed.
+        expect(after, `${transport}: ${status}`).toEqual(status === 200 ? effects[name]!(before) : before);
+        outcomes.push(status);
       }
       expect(outcomes).toEqual([expected[name]![actor], expected[name]![actor]]);
     });
@@ -728,7 +807,7 @@ describe('GraphQL group operations', () => {
     const viewer = await logIn(app, lab, labUser({ type: 1 }));
     const own = await createGroup(viewer, { ouvert: true, public: true });
     const other = await createGroup(browsers.manager, { public: true });
-    await viewer.get(path('/groupe/suivre/:nom', other.nom));
+    await groupAction(viewer, 'suivre', other.nom);
     const response = await graphql(
       viewer,
       `{ myGroups { manager member follower group { nom gestionnaires } }

@@ -2,13 +2,17 @@
  * Person routes (`personne/add`, `checkPid`, `current`, `me`) and their GraphQL operations, for
  * anonymous, pupil, teacher, administrator and API-token callers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db } from '../../src/db/client.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors.ts';
 import { addPerson, type Browser, logIn, logInWithRoles, tokenHeaders } from '../support/actors.ts';
-import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
+import { API_TOKEN, type TestApp } from '../support/app.ts';
+import { type FakeLab, labUser } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { errorCode, type GraphQLResponse, graphql } from '../support/graphql.ts';
+import { createResource } from '../support/resources.ts';
+
+const test = appTest.override({ labId: 'labP' });
 
 let lab: FakeLab;
 let app: TestApp;
@@ -17,17 +21,12 @@ let teacher: Browser;
 let admin: Browser;
 const teacherUser = labUser({ type: 1, nom: 'Dupré', prenom: 'Élise' });
 
-beforeAll(async () => {
-  lab = await startFakeLab('labP');
-  app = await startApp({ labs: [lab.config()] });
+test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
+  lab = startedLab;
+  app = startedApp;
   pupil = await logIn(app, lab, labUser({ type: 0 }));
   teacher = await logIn(app, lab, teacherUser);
   admin = (await logInWithRoles(app, lab, ['admin'])).browser;
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
 });
 
 type Actor = 'anonymous' | 'pupil' | 'teacher' | 'admin' | 'token';
@@ -101,6 +100,37 @@ describe('POST /api/personne/add', () => {
     const stored = await db.person.findUniqueOrThrow({ where: { oid: first.oid }, include: { roles: true } });
     expect(stored.nom).toBe('C');
     expect(stored.roles.map((r) => r.role)).toEqual(['indexateur']);
+  });
+
+  it('a renamed author is served under the new name on the resources they wrote (REST and GraphQL)', async () => {
+    const idOrigine = uniqueId();
+    const author = await addPerson(app, { origine: 'ext', idOrigine, nom: 'Avant', prenom: 'Anne' });
+    const oid = await createResource(app, { titre: 'Œuvre', auteurs: [author.pid], restriction: 3 });
+    const served = async () => {
+      const rest = await app
+        .client()
+        .get(`/api/ressource/${oid}`)
+        .set(tokenHeaders)
+        .query({ format: 'full' });
+      expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+      const gql = await graphql(
+        app.client(),
+        'query ($oid: Int!) { resource(oid: $oid) { ... on Resource { authors { person { nom prenom } } } } }',
+        { oid },
+        tokenHeaders,
+      );
+      return { rest: rest.body._auteurs, graphql: gql.data?.resource.authors };
+    };
+    // Served once before the rename, so that nothing kept from this answer may pass for current.
+    expect(await served()).toEqual({
+      rest: ['Anne Avant'],
+      graphql: [{ person: { nom: 'Avant', prenom: 'Anne' } }],
+    });
+    await addPerson(app, { origine: 'ext', idOrigine, nom: 'Après', prenom: 'Anne' });
+    expect(await served()).toEqual({
+      rest: ['Anne Après'],
+      graphql: [{ person: { nom: 'Après', prenom: 'Anne' } }],
+    });
   });
 
   it('accepts a numeric idOrigine', async () => {

@@ -3,13 +3,17 @@
  * route, the format and the caller (one to know who calls, one for the resource with everything it
  * carries: authors' and groups' names, related resources' titles, the rights facts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { onStatement } from '../../src/db/client.ts';
 import { type Browser, logIn, logInWithRoles, tokenHeaders } from '../support/actors.ts';
-import { startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
+import type { TestApp } from '../support/app.ts';
+import { type FakeLab, labUser } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { groupName } from '../support/groups.ts';
 import { createResource } from '../support/resources.ts';
+
+// What a read costs the database, not what the response cache saves (test/integration/response-cache.test.ts).
+const test = appTest.override({ labId: 'labCost', appOptions: { responseCache: { enabled: false } } });
 
 let lab: FakeLab;
 let app: TestApp;
@@ -19,10 +23,9 @@ let admin: Browser;
 let oid: number;
 let cle: string;
 
-beforeAll(async () => {
-  lab = await startFakeLab('labCost');
-  // What a read costs the database, not what the response cache saves (test/integration/response-cache.test.ts).
-  app = await startApp({ labs: [lab.config()], responseCache: { enabled: false } });
+test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
+  lab = startedLab;
+  app = startedApp;
   const authorUser = labUser({ type: 1 });
   author = await logIn(app, lab, authorUser);
   member = await logIn(app, lab, labUser({ type: 0 }));
@@ -54,11 +57,6 @@ beforeAll(async () => {
     `/api/public/${publicOid}?format=full`,
     `/api/public/repo/${publicOid}`,
   );
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
 });
 
 const publicRoutes: string[] = [];

@@ -1,16 +1,23 @@
 /**
- * Rights on resources: for every kind of caller and every restriction, REST and GraphQL agree on
- * the outcome, the status and the rights string (compatibility notes §4).
+ * Rights on resources: for every kind of caller and every restriction × published combination,
+ * REST and GraphQL agree on the outcome, the status and the rights string (compatibility notes §4);
+ * the policy's two forms (`canRead` and the list filter `readableWhere`) agree under the context a
+ * real request gets; and every write of the matrices is read back: done when allowed, no trace when
+ * refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { db } from '../../src/db/client.ts';
-import { type RightsSubject, readableWhere } from '../../src/modules/resources/resources.policy.ts';
-import { startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, startFakeLab } from '../support/fake-lab.ts';
+import { loadDocuments } from '../../src/modules/resources/resource-documents.ts';
+import { canRead, readableWhere } from '../../src/modules/resources/resources.policy.ts';
+import { rightsSubject } from '../../src/modules/resources/resources.service.ts';
+import { tokenHeaders } from '../support/actors.ts';
+import type { TestApp } from '../support/app.ts';
+import { appTest } from '../support/fixtures.ts';
 import { errorCode, graphql } from '../support/graphql.ts';
-import { ACTORS, type Actor, type Cast, castFor, createResource } from '../support/resources.ts';
+import { requestContextOf } from '../support/request-context.ts';
+import { ACTORS, type Actor, type Cast, createResource, readResource } from '../support/resources.ts';
 
-let lab: FakeLab;
+const test = appTest.override({ labId: 'labRR' });
 let app: TestApp;
 let cast: Cast;
 const oids: Record<string, number> = {};
@@ -18,74 +25,86 @@ const oids: Record<string, number> = {};
 /** Outcome as a status, or the rights string when readable. */
 type Outcome = number | string;
 
+/** Only those who may update it (and all rights) read an unpublished resource, whatever its restriction. */
+const unpublished: Record<Actor, Outcome> = {
+  anonymous: 404,
+  author: 'RWD',
+  coauthor: 403,
+  contributor: 403,
+  member: 403,
+  manager: 403,
+  outsider: 403,
+  pupil: 403,
+  corrector: 403,
+  token: 'RWD',
+};
+
 const expectedReads: Record<string, Record<Actor, Outcome>> = {
-  // Public and published; two authors and a contributor: nobody is sole author.
+  // Restriction 0, published; two authors and a contributor: nobody is sole author.
   public: {
     anonymous: 'R',
     author: 'RW',
     coauthor: 'RW',
     contributor: 'RW',
     member: 'R',
+    manager: 'R',
     outsider: 'R',
     pupil: 'R',
     corrector: 'R',
     token: 'RWD',
   },
-  // Restriction 1 (correction): teachers holding `correction` read it.
+  publicDraft: unpublished,
+  // Restriction 1 (correction): teachers holding `correction` read it once published.
   correction: {
     anonymous: 404,
     author: 'RWD',
     coauthor: 403,
     contributor: 403,
     member: 403,
+    manager: 403,
     outsider: 403,
     pupil: 403,
     corrector: 'R',
     token: 'RWD',
   },
-  // Restriction 2: members of its groups read it.
+  correctionDraft: unpublished,
+  // Restriction 2: members and managers of its groups read it once published.
   group: {
     anonymous: 404,
     author: 'RWD',
     coauthor: 403,
     contributor: 403,
     member: 'R',
+    manager: 'R',
     outsider: 403,
     pupil: 403,
     corrector: 403,
     token: 'RWD',
   },
-  // Restriction 3 with a contributor: the author is not sole, so cannot delete.
+  groupDraft: unpublished,
+  // Restriction 3 with a contributor and a reader group (which opens nothing at this restriction):
+  // the author is not sole, so cannot delete.
   private: {
     anonymous: 404,
     author: 'RW',
     coauthor: 403,
     contributor: 'RW',
     member: 403,
+    manager: 403,
     outsider: 403,
     pupil: 403,
     corrector: 403,
     token: 'RWD',
   },
-  // Unpublished: only those who may update it.
-  draft: {
-    anonymous: 404,
-    author: 'RWD',
-    coauthor: 403,
-    contributor: 403,
-    member: 403,
-    outsider: 403,
-    pupil: 403,
-    corrector: 403,
-    token: 'RWD',
-  },
-  // An author group: its members read and update.
+  privateDraft: unpublished,
+  // An author group: its members and managers read and update.
   authorGroup: {
     anonymous: 404,
     author: 'RWD',
     coauthor: 403,
     contributor: 403,
     member: 'RW',
+    manager: 'RW',
     outsider: 403,
     pupil: 403,
     corrector: 403,
@@ -93,33 +112,41 @@ const expectedReads: Record<string, Record<Actor, Outcome>> = {
   },
 };
 
-beforeAll(async () => {
-  lab = await startFakeLab('labRR');
-  app = await startApp({ labs: [lab.config()] });
-  cast = await castFor(app, lab);
+test.beforeAll(async ({ app: started, cast: made }) => {
+  app = started;
+  cast = made;
   const { pids, group } = cast;
-  oids.public = await createResource(app, {
-    auteurs: [pids.author, pids.coauthor],
-    contributeurs: [pids.contributor],
-  });
-  oids.correction = await createResource(app, { auteurs: [pids.author], restriction: 1 });
-  oids.group = await createResource(app, { auteurs: [pids.author], restriction: 2, groupes: [group] });
-  oids.private = await createResource(app, {
-    auteurs: [pids.author],
-    contributeurs: [pids.contributor],
-    restriction: 3,
-  });
-  oids.draft = await createResource(app, { auteurs: [pids.author], publie: false });
+  for (const publie of [true, false]) {
+    const suffix = publie ? '' : 'Draft';
+    oids[`public${suffix}`] = await createResource(app, {
+      publie,
+      auteurs: publie ? [pids.author, pids.coauthor] : [pids.author],
+      contributeurs: publie ? [pids.contributor] : [],
+    });
+    oids[`correction${suffix}`] = await createResource(app, {
+      publie,
+      auteurs: [pids.author],
+      restriction: 1,
+    });
+    oids[`group${suffix}`] = await createResource(app, {
+      publie,
+      auteurs: [pids.author],
+      restriction: 2,
+      groupes: [group],
+    });
+    oids[`private${suffix}`] = await createResource(app, {
+      publie,
+      auteurs: [pids.author],
+      contributeurs: publie ? [pids.contributor] : [],
+      restriction: 3,
+      groupes: [group],
+    });
+  }
   oids.authorGroup = await createResource(app, {
     auteurs: [pids.author],
     restriction: 3,
     groupesAuteurs: [group],
   });
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
 });
 
 const statusOf: Record<string, number> = {
@@ -131,7 +158,7 @@ const statusOf: Record<string, number> = {
 
 describe('reading: REST GET /api/ressource/:oid?droits=1 and GraphQL resource(oid) agree', () => {
   for (const [name, expectations] of Object.entries(expectedReads)) {
-    it.each(ACTORS)(`${name} resource, as %s`, async (actor) => {
+    test.each(ACTORS)(`${name} resource, as %s`, async (actor) => {
       const { caller, headers } = cast.as(actor);
       const rest = await caller.get(`/api/ressource/${oids[name]}`).set(headers).query({ droits: 1 });
       const restOutcome: Outcome = rest.status === 200 ? rest.body._droits : rest.status;
@@ -153,7 +180,7 @@ describe('reading: REST GET /api/ressource/:oid?droits=1 and GraphQL resource(oi
 
 describe('reading by rid: REST GET /api/ressource/:baseId/:oid and GraphQL resourceByOrigin agree', () => {
   for (const [name, expectations] of Object.entries(expectedReads)) {
-    it.each(ACTORS)(`${name} resource, as %s`, async (actor) => {
+    test.each(ACTORS)(`${name} resource, as %s`, async (actor) => {
       const { caller, headers } = cast.as(actor);
       const rest = await caller
         .get(`/api/ressource/repo/${oids[name]}`)
@@ -176,71 +203,82 @@ describe('reading by rid: REST GET /api/ressource/:baseId/:oid and GraphQL resou
   }
 });
 
-describe('the read filter used by lists', () => {
-  it.each(ACTORS)('selects exactly the resources %s may read', async (actor) => {
-    // The same request context the REST route would build, through GraphQL's viewer.
+const byNumber = (a: number, b: number) => a - b;
+
+describe('the policy’s two forms agree under the context a real request gets', () => {
+  test.each(ACTORS)('canRead and readableWhere select exactly what %s may read', async (actor) => {
     const { caller, headers } = cast.as(actor);
+    const context = await requestContextOf(app, caller, headers);
+    // The kind of caller the context factory saw is the one the matrix names.
+    const kind = actor === 'anonymous' ? 'anonymous' : actor === 'token' ? 'token' : 'person';
+    expect(context.viewer.kind).toBe(kind);
+    const subject = await rightsSubject(context);
     const readable = Object.entries(expectedReads)
       .filter(([, expectations]) => typeof expectations[actor] === 'string')
-      .map(([name]) => oids[name])
-      .sort();
-    const viewer = await graphql(caller, '{ viewer { person { oid } allRights permissions } }', {}, headers);
-    const v = viewer.data?.viewer;
-    const personOid = v?.person?.oid as number | undefined;
-    const groupOids = new Set(
-      personOid === undefined
-        ? []
-        : [
-            ...(await db.groupMember.findMany({ where: { personOid } })).map((m) => m.groupOid),
-            ...(await db.groupManager.findMany({ where: { personOid } })).map((m) => m.groupOid),
-          ],
-    );
-    const subject = {
-      viewer: {
-        kind: personOid === undefined ? (v?.allRights ? 'token' : 'anonymous') : 'person',
-        person: personOid === undefined ? null : { oid: personOid, pid: '', nom: '', prenom: '', roles: [] },
-        allRights: v?.allRights,
-        permissions: new Set(v?.permissions),
-        labBaseId: null,
-      },
-      groupOids,
-    } as RightsSubject;
-    const rows = await db.resource.findMany({
+      .map(([name]) => oids[name]!)
+      .sort(byNumber);
+    const filtered = await db.resource.findMany({
       where: { AND: [{ oid: { in: Object.values(oids) } }, readableWhere(subject)] },
       select: { oid: true },
     });
-    expect(rows.map((row) => row.oid).sort()).toEqual(readable);
+    const documents = await loadDocuments(Object.values(oids), app.config.baseId, {});
+    expect(documents).toHaveLength(Object.keys(oids).length);
+    const byPredicate = documents.filter((document) => canRead(subject, document.facts)).map((d) => d.oid);
+    expect({
+      readableWhere: filtered.map((row) => row.oid).sort(byNumber),
+      canRead: byPredicate.sort(byNumber),
+    }).toEqual({ readableWhere: readable, canRead: readable });
   });
 });
 
-describe('updating: POST /api/ressource (merge) and GraphQL saveResource agree', () => {
+describe('updating: POST /api/ressource (merge) and GraphQL saveResource agree, and the change is stored or not', () => {
   const expected: Record<Actor, number> = {
     anonymous: 401,
     author: 200,
     coauthor: 403,
     contributor: 200,
     member: 403,
+    manager: 403,
     outsider: 403,
     pupil: 403,
     corrector: 403,
     token: 200,
   };
-  it.each(ACTORS)('private resource, as %s', async (actor) => {
+  const storedDescription = async () => {
+    const [read, row] = await Promise.all([
+      readResource(app, oids.private!),
+      db.resource.findUniqueOrThrow({ where: { oid: oids.private }, select: { description: true } }),
+    ]);
+    expect(read!.description).toBe(row.description);
+    return row.description;
+  };
+  test.each(ACTORS)('private resource, as %s', async (actor) => {
     const { caller, headers } = cast.as(actor);
+    const allowed = expected[actor] === 200;
+    const before = await storedDescription();
     const rest = await caller
       .post('/api/ressource')
       .set(headers)
       .send({ oid: oids.private, description: `par ${actor}` });
+    const afterRest = await storedDescription();
     const gql = await graphql(
       caller,
       'mutation ($input: JSON!) { saveResource(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
       { input: { oid: oids.private, description: `par ${actor} (GraphQL)` } },
       headers,
     );
+    const afterGraphql = await storedDescription();
     const code = errorCode(gql, 'saveResource');
-    expect({ rest: rest.status, graphql: code ? statusOf[code] : 200 }).toEqual({
+    expect({
+      rest: rest.status,
+      graphql: code ? statusOf[code] : 200,
+      afterRest,
+      afterGraphql,
+    }).toEqual({
       rest: expected[actor],
       graphql: expected[actor],
+      afterRest: allowed ? `par ${actor}` : before,
+      afterGraphql: allowed ? `par ${actor} (GraphQL)` : before,
     });
   });
 });
@@ -253,12 +291,13 @@ describe('deleting: DELETE /api/ressource/:oid and GraphQL deleteResource agree'
     coauthor: 403,
     contributor: 403,
     member: 403,
+    manager: 403,
     outsider: 403,
     pupil: 403,
     corrector: 403,
     token: 200,
   };
-  it.each(ACTORS)('as %s', async (actor) => {
+  test.each(ACTORS)('as %s', async (actor) => {
     const { caller, headers } = cast.as(actor);
     const [forRest, forGraphql] = [
       await createResource(app, { auteurs: [cast.pids.author] }),
@@ -282,34 +321,55 @@ describe('deleting: DELETE /api/ressource/:oid and GraphQL deleteResource agree'
   });
 });
 
-describe('relations and copies: REST and GraphQL agree', () => {
+describe('relations and copies: REST and GraphQL agree, and the change is stored or not', () => {
   const updaters: Record<Actor, number> = {
     anonymous: 401,
     author: 200,
     coauthor: 403,
     contributor: 200,
     member: 403,
+    manager: 403,
     outsider: 403,
     pupil: 403,
     corrector: 403,
     token: 200,
   };
-  it.each(ACTORS)('addRelations on the private resource, as %s', async (actor) => {
+  /** The targets of the private resource's relations, as REST shows them and as stored. */
+  const storedTargets = async () => {
+    const [read, rows] = await Promise.all([
+      readResource(app, oids.private!),
+      db.resourceRelation.findMany({ where: { resourceOid: oids.private }, select: { targetRid: true } }),
+    ]);
+    const shown = (read!.relations as [number, string][]).map(([, rid]) => rid).sort();
+    expect(shown).toEqual(rows.map((row) => row.targetRid).sort());
+    return shown;
+  };
+  test.each(ACTORS)('addRelations on the private resource, as %s', async (actor) => {
     const { caller, headers } = cast.as(actor);
+    const [viaRest, viaGraphql] = [`ailleurs/${actor}-rest`, `ailleurs/${actor}-graphql`];
     const rest = await caller
       .post('/api/ressource/addRelations')
       .set(headers)
-      .send({ oid: oids.private, relations: [[1, 'ailleurs/1']] });
+      .send({ oid: oids.private, relations: [[1, viaRest]] });
     const gql = await graphql(
       caller,
       'mutation ($input: JSON!) { addResourceRelations(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
-      { input: { oid: oids.private, relations: [[1, 'ailleurs/2']] } },
+      { input: { oid: oids.private, relations: [[1, viaGraphql]] } },
       headers,
     );
     const code = errorCode(gql, 'addResourceRelations');
-    expect({ rest: rest.status, graphql: code ? statusOf[code] : 200 }).toEqual({
+    const targets = await storedTargets();
+    const allowed = updaters[actor] === 200;
+    expect({
+      rest: rest.status,
+      graphql: code ? statusOf[code] : 200,
+      restStored: targets.includes(viaRest),
+      graphqlStored: targets.includes(viaGraphql),
+    }).toEqual({
       rest: updaters[actor],
       graphql: updaters[actor],
+      restStored: allowed,
+      graphqlStored: allowed,
     });
   });
 
@@ -320,13 +380,19 @@ describe('relations and copies: REST and GraphQL agree', () => {
     coauthor: 403,
     contributor: 403,
     member: 200,
+    manager: 200,
     outsider: 403,
     pupil: 403,
     corrector: 403,
     token: 403,
   };
-  it.each(ACTORS)('clone of the group resource, as %s', async (actor) => {
+  const copiesOfGroupResource = () =>
+    db.resourceRelation.count({
+      where: { targetRid: `repo/${oids.group}`, resource: { titre: { endsWith: '(copie)' } } },
+    });
+  test.each(ACTORS)('clone of the group resource, as %s', async (actor) => {
     const { caller, headers } = cast.as(actor);
+    const copiesBefore = await copiesOfGroupResource();
     const rest = await caller.get(`/api/clone/${oids.group}`).set(headers);
     const gql = await graphql(
       caller,
@@ -339,11 +405,21 @@ describe('relations and copies: REST and GraphQL agree', () => {
       rest: cloners[actor],
       graphql: cloners[actor],
     });
+    const allowed = cloners[actor] === 200;
+    expect(await copiesOfGroupResource()).toBe(copiesBefore + (allowed ? 2 : 0));
+    if (!allowed) return;
+    const pid = cast.pids[actor as keyof Cast['pids']];
+    const restClone = rest.body.oid as number;
+    for (const oid of [restClone, gql.data?.cloneResource.oid as number]) {
+      const copy = await readResource(app, oid);
+      expect(copy).toMatchObject({ titre: 'Ressource (copie)', auteurs: [pid] });
+      expect(copy!.relations).toContainEqual([expect.any(Number), `repo/${oids.group}`]);
+    }
   });
 });
 
-describe('creating', () => {
-  it.each([
+describe('creating: REST and GraphQL agree, and the resource exists or not', () => {
+  test.each([
     ['anonymous', 401],
     ['pupil', 403],
     ['author', 200],
@@ -351,15 +427,27 @@ describe('creating', () => {
     ['token', 200],
   ] as const)('as %s: %i', async (actor, status) => {
     const { caller, headers } = cast.as(actor);
-    const rest = await caller.post('/api/ressource').set(headers).send({ titre: 'Nouvelle', type: 'url' });
+    const [restTitle, graphqlTitle] = [`Nouvelle ${actor} REST`, `Nouvelle ${actor} GraphQL`];
+    const rest = await caller.post('/api/ressource').set(headers).send({ titre: restTitle, type: 'url' });
     expect(rest.status).toBe(status);
     const gql = await graphql(
       caller,
-      'mutation { saveResource(input: { titre: "Nouvelle", type: "url" }) { ... on Error { code } ... on SaveResourceResult { created } } }',
-      {},
+      'mutation ($titre: String!) { saveResource(input: { titre: $titre, type: "url" }) { ... on Error { code } ... on SaveResourceResult { oid created } } }',
+      { titre: graphqlTitle },
       headers,
     );
     const code = errorCode(gql, 'saveResource');
     expect(code ? statusOf[code] : 200).toBe(status);
+    for (const [titre, oid] of [
+      [restTitle, rest.body.oid],
+      [graphqlTitle, gql.data?.saveResource?.oid],
+    ] as const) {
+      const found = await app.client().get('/api/liste').set(tokenHeaders).query({ titre, format: 'light' });
+      expect(found.body.liste, titre).toHaveLength(status === 200 ? 1 : 0);
+      expect(await db.resource.count({ where: { titre } })).toBe(status === 200 ? 1 : 0);
+      if (status !== 200) continue;
+      const created = await readResource(app, oid);
+      expect(created).toMatchObject({ titre, auteurs: actor === 'token' ? [] : [cast.pids[actor]] });
+    }
   });
 });

@@ -1,25 +1,23 @@
 /** Resource behaviour: identification, save modes, versioning, validation, formats, public routes, copies. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db, onStatement } from '../../src/db/client.ts';
 import { tokenHeaders } from '../support/actors.ts';
-import { startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, startFakeLab } from '../support/fake-lab.ts';
+import type { TestApp } from '../support/app.ts';
+import type { FakeLab } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { graphql } from '../support/graphql.ts';
-import { type Cast, castFor, createResource } from '../support/resources.ts';
+import { type Cast, createResource } from '../support/resources.ts';
 
-let lab: FakeLab;
+const test = appTest.override({ labId: 'labRes' });
+
+let _lab: FakeLab;
 let app: TestApp;
 let cast: Cast;
 
-beforeAll(async () => {
-  lab = await startFakeLab('labRes');
-  app = await startApp({ labs: [lab.config()] });
-  cast = await castFor(app, lab);
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
+test.beforeAll(async ({ lab: startedLab, app: startedApp, cast: madeCast }) => {
+  _lab = startedLab;
+  app = startedApp;
+  cast = madeCast;
 });
 
 const unique = (prefix: string) =>

@@ -5,27 +5,25 @@
  * an author's or a group's new name, a write made straight through the database client).
  * Other instances: test/process/response-cache.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db, onStatement } from '../../src/db/client.ts';
 import { addPerson, type Browser, logIn, tokenHeaders } from '../support/actors.ts';
 import { startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
+import { type FakeLab, labUser } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { createGroup, groupName } from '../support/groups.ts';
 import { createResource } from '../support/resources.ts';
+
+const test = appTest.override({ labId: 'labCache' });
 
 let lab: FakeLab;
 let app: TestApp;
 let manager: Browser;
 
-beforeAll(async () => {
-  lab = await startFakeLab('labCache');
-  app = await startApp({ labs: [lab.config()] });
+test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
+  lab = startedLab;
+  app = startedApp;
   manager = await logIn(app, lab, labUser({ type: 1 }));
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
 });
 
 /** The response and the SQL statements it took. */

@@ -1,26 +1,24 @@
 /** Trees: validation of `enfants` on write, `GET /api/jstree` and the `tree` query. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db } from '../../src/db/client.ts';
 import { logIn, tokenHeaders } from '../support/actors.ts';
-import { startApp, type TestApp } from '../support/app.ts';
-import { type FakeLab, startFakeLab } from '../support/fake-lab.ts';
+import type { TestApp } from '../support/app.ts';
+import type { FakeLab } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { errorCode, graphql } from '../support/graphql.ts';
 import { createResource } from '../support/resources.ts';
+
+const test = appTest.override({
+  labId: 'labTree',
+  appOptions: { peers: [{ baseId: 'voisine', baseUrl: 'http://127.0.0.1:9/voisine/' }] },
+});
 
 let lab: FakeLab;
 let app: TestApp;
 
-beforeAll(async () => {
-  lab = await startFakeLab('labTree');
-  app = await startApp({
-    labs: [lab.config()],
-    peers: [{ baseId: 'voisine', baseUrl: 'http://127.0.0.1:9/voisine/' }],
-  });
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
+test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
+  lab = startedLab;
+  app = startedApp;
 });
 
 const TREE_QUERY = `query($ref: String!, $childrenOnly: Boolean) {

@@ -3,29 +3,27 @@
  * numbers beyond the database's integers, NUL characters, huge documents, malformed ids. Each gets a
  * 4xx JSON answer (REST) or a typed GraphQL error, never a 500, and changes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db } from '../../src/db/client.ts';
 import { type Browser, logIn, tokenHeaders } from '../support/actors.ts';
-import { startApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { databaseState } from '../support/database-state.ts';
-import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
+import { type FakeLab, labUser } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { createResource } from '../support/resources.ts';
+
+const test = appTest.override({ labId: 'labH' });
 
 let lab: FakeLab;
 let app: TestApp;
 let teacher: Browser;
 let oid: number;
 
-beforeAll(async () => {
-  lab = await startFakeLab('labH');
-  app = await startApp({ labs: [lab.config()] });
+test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
+  lab = startedLab;
+  app = startedApp;
   teacher = await logIn(app, lab, labUser({ type: 1 }));
   oid = await createResource(app, { titre: 'Fractions' });
-});
-
-afterAll(async () => {
-  await app.close();
-  await lab.close();
 });
 
 type Answer = {

@@ -22,3 +22,17 @@ export async function createGroup(manager: Browser, fields: Record<string, unkno
     public: boolean;
   };
 }
+
+/**
+ * Joins, follows, quits or ignores a group through its legacy GET route. A set-up step: it must
+ * succeed, or the test after it would measure a state that was never reached.
+ */
+export async function groupAction(
+  browser: Browser,
+  action: 'rejoindre' | 'suivre' | 'quitter' | 'ignorer',
+  nom: string,
+) {
+  const response = await browser.get(`/api/groupe/${action}/${encodeURIComponent(nom)}`);
+  expect(response.status, `${action} ${nom}: ${JSON.stringify(response.body)}`).toBe(200);
+  expect(response.body.success).toBe(true);
+}

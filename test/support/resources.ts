@@ -1,5 +1,5 @@
 /**
- * A cast for resource tests: nine kinds of caller and resources covering each restriction, all
+ * A cast for resource tests: ten kinds of caller and resources covering each restriction, all
  * made through the public API.
  */
 import { expect } from 'vitest';
@@ -14,6 +14,7 @@ export type Actor =
   | 'coauthor'
   | 'contributor'
   | 'member'
+  | 'manager'
   | 'outsider'
   | 'pupil'
   | 'corrector'
@@ -25,6 +26,7 @@ export const ACTORS: Actor[] = [
   'coauthor',
   'contributor',
   'member',
+  'manager',
   'outsider',
   'pupil',
   'corrector',
@@ -36,7 +38,7 @@ export interface Cast {
   lab: FakeLab;
   browsers: Record<Exclude<Actor, 'anonymous' | 'token'>, Browser>;
   pids: Record<Exclude<Actor, 'anonymous' | 'token'>, string>;
-  /** A group `member` belongs to. */
+  /** A group `author` created (so manages and belongs to), `member` joined and `manager` manages. */
   group: string;
   /** A caller and the headers it sends. */
   as(actor: Actor): { caller: Browser | ReturnType<TestApp['client']>; headers: Record<string, string> };
@@ -48,6 +50,7 @@ export async function castFor(app: TestApp, lab: FakeLab): Promise<Cast> {
     coauthor: labUser({ type: 1, nom: 'Coauteur', prenom: 'Bob' }),
     contributor: labUser({ type: 1, nom: 'Contrib', prenom: 'Claire' }),
     member: labUser({ type: 1, nom: 'Membre', prenom: 'Denis' }),
+    manager: labUser({ type: 1, nom: 'Gérant', prenom: 'Gaël' }),
     outsider: labUser({ type: 1, nom: 'Dehors', prenom: 'Emma' }),
     pupil: labUser({ type: 0, nom: 'Élève', prenom: 'Fanny' }),
   };
@@ -64,6 +67,12 @@ export async function castFor(app: TestApp, lab: FakeLab): Promise<Cast> {
   const created = await browsers.author.post('/api/groupe').send({ nom: group, ouvert: true });
   expect(created.status).toBe(200);
   expect((await browsers.member.get(`/groupe/rejoindre/${encodeURIComponent(group)}`)).status).toBe(200);
+  const managed = await browsers.author.post('/api/groupe').send({
+    oid: created.body.oid,
+    newGestionnairePid: pids.manager,
+    newGestionnaireNom: users.manager!.nom,
+  });
+  expect(managed.body.gestionnaires, JSON.stringify(managed.body)).toHaveLength(2);
   return {
     app,
     lab,
@@ -88,4 +97,12 @@ export async function createResource(app: TestApp, fields: Record<string, unknow
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   expect(response.body.warnings).toBeUndefined();
   return response.body.oid;
+}
+
+/** A resource as a token caller reads it through REST (`GET /api/ressource/:oid`), or null when gone. */
+export async function readResource(app: TestApp, oid: number): Promise<Record<string, unknown> | null> {
+  const response = await app.client().get(`/api/ressource/${oid}`).set('X-ApiToken', API_TOKEN);
+  if (response.status === 404) return null;
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body;
 }
