@@ -33,6 +33,23 @@ const FilterInputType = builder.inputType('ResourceFilter', {
   }),
 });
 
+const IndexParameterInputType = builder.inputType('IndexParameterInput', {
+  description:
+    'A plain index parameter (REST: any query parameter that is not a list option, `type=em`, ' +
+    '`categories=7,8`): each value may hold several, separated by commas. A name that is not an index is ' +
+    'ignored with a warning.',
+  fields: (t) => ({
+    index: t.string({ required: true, description: 'The index (or `fulltext`).' }),
+    values: t.stringList({ required: true, description: 'Values, each possibly comma-separated.' }),
+  }),
+});
+
+type IndexParameters = readonly { index: string; values: readonly string[] }[] | null | undefined;
+
+/** The service's `params` (index → values), from the typed list. */
+const paramsOf = (parameters: IndexParameters) =>
+  parameters ? Object.fromEntries(parameters.map(({ index, values }) => [index, [...values]])) : null;
+
 const ResourcePageType = builder.objectRef<SearchPage>('ResourcePage').implement({
   fields: (t) => ({
     total: t.exposeInt('total', { description: 'Resources matching, among those the viewer may read.' }),
@@ -83,11 +100,16 @@ const SearchFilterType = builder.objectRef<SearchFilter>('SearchFilter').impleme
 /** One preparation per request for the connection's page and its total (paging arguments aside). */
 function connectionSearch(
   context: Context,
-  args: { filters?: SearchArgs['filters']; params?: unknown; orderBy?: string | null; order?: string | null },
+  args: {
+    filters?: SearchArgs['filters'];
+    indexParameters?: IndexParameters;
+    orderBy?: string | null;
+    order?: string | null;
+  },
 ) {
   const search: SearchArgs = {
     filters: args.filters,
-    params: args.params as SearchArgs['params'],
+    params: paramsOf(args.indexParameters),
     orderBy: args.orderBy,
     order: args.order,
   };
@@ -105,10 +127,10 @@ function cursorOid(cursor: string | undefined): number | undefined {
 builder.queryFields((t) => {
   const searchArgs = {
     filters: t.arg({ type: [FilterInputType], required: false }),
-    params: t.arg({
-      type: 'JSON',
+    indexParameters: t.arg({
+      type: [IndexParameterInputType],
       required: false,
-      description: 'Legacy plain parameters: `{index: "v1,v2"}`.',
+      description: 'Plain index parameters, after `filters` (REST: the other query parameters).',
     }),
     orderBy: t.arg.string({ required: false, description: 'An index; ties are broken by oid.' }),
     order: t.arg.string({ required: false, description: '`desc` for descending.' }),
@@ -126,7 +148,7 @@ builder.queryFields((t) => {
       resolve: (_root, args, context, info) =>
         searchResources(
           context,
-          { ...args, params: args.params as Record<string, unknown> },
+          { ...args, params: paramsOf(args.indexParameters) },
           documentPartsFor(info, ['items']),
         ),
     }),
@@ -143,7 +165,7 @@ builder.queryFields((t) => {
       resolve: (_root, args, context, info) =>
         personalResources(
           context,
-          { ...args, params: args.params as Record<string, unknown> },
+          { ...args, params: paramsOf(args.indexParameters) },
           documentPartsFor(info, ['items']),
         ),
     }),
@@ -174,7 +196,7 @@ builder.queryFields((t) => {
         authScopes: { public: true },
         args: {
           filters: searchArgs.filters,
-          params: searchArgs.params,
+          indexParameters: searchArgs.indexParameters,
           orderBy: searchArgs.orderBy,
           order: searchArgs.order,
         },

@@ -33,6 +33,11 @@ import {
   type ResourceDocument,
   SUMMARY_COLUMNS,
 } from './resource-documents.ts';
+import {
+  legacyResourceBody,
+  ResourceInputType,
+  ResourceRelationsInputType,
+} from './resource-inputs.schema.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
 import { canRead, isPublicAndPublished, rightsString } from './resources.policy.ts';
 import { localOid, ridOf } from './resources.repository.ts';
@@ -51,8 +56,6 @@ import {
 
 errorType(ResourceNotFoundError);
 errorType(ResourceConflictError);
-
-const label = (person: { nom: string; prenom: string }) => `${person.prenom} ${person.nom}`.trim();
 
 /** A part of the document the fields of a request needed: loaded, or a loader forgot it (a bug). */
 function loaded<T>(value: T | undefined, part: keyof DocumentParts): T {
@@ -200,36 +203,13 @@ export const ResourceType = builder.objectRef<ResourceDocument>('Resource').impl
     niveaux: t.stringList({ resolve: (resource) => loaded(resource.niveaux, 'links') }),
     typePedagogiques: t.intList({ resolve: (resource) => loaded(resource.typePedagogiques, 'links') }),
     typeDocumentaires: t.intList({ resolve: (resource) => loaded(resource.typeDocumentaires, 'links') }),
-    auteurs: t.stringList({
-      description: 'Pids of the authors, in order.',
-      resolve: (resource) => loaded(resource.authors, 'people').map((a) => a.pid),
-    }),
     auteursParents: t.stringList({
       resolve: (resource) => loaded(resource.parentAuthors, 'people').map((a) => a.pid),
-    }),
-    contributeurs: t.stringList({
-      resolve: (resource) => loaded(resource.contributors, 'people').map((c) => c.pid),
-    }),
-    groupes: t.stringList({
-      description: 'Names of the groups whose members may read it (restriction 2).',
-      resolve: (resource) => loaded(resource.readerGroups, 'groups').map((g) => g.nom),
-    }),
-    groupesAuteurs: t.stringList({
-      description: 'Names of the groups whose members may update it.',
-      resolve: (resource) => loaded(resource.authorGroups, 'groups').map((g) => g.nom),
     }),
     relations: t.field({
       type: [RelationType],
       resolve: (resource) =>
         loaded(resource.relations, 'links').map((r) => ({ predicate: r.predicate, rid: r.targetRid })),
-    }),
-    authorNames: t.stringList({
-      description: '"Prénom Nom" of each author (legacy `_auteurs`).',
-      resolve: (resource) => loaded(resource.authors, 'people').map(label),
-    }),
-    contributorNames: t.stringList({
-      description: '"Prénom Nom" of each contributor (legacy `_contributeurs`).',
-      resolve: (resource) => loaded(resource.contributors, 'people').map(label),
     }),
     resolvedRelations: t.field({
       type: [ResolvedRelationType],
@@ -282,15 +262,9 @@ const PARTS_OF_FIELD: Record<string, DocumentParts> = {
   // A Ref carries cle, enfants and parametres.
   ref: { links: true, detail: true },
   resolvedRelations: { links: true, targets: true },
-  auteurs: { people: true },
   auteursParents: { people: true },
-  contributeurs: { people: true },
-  authorNames: { people: true },
-  contributorNames: { people: true },
   authors: { people: true },
   contributors: { people: true },
-  groupes: { groups: true },
-  groupesAuteurs: { groups: true },
   readerGroups: { groups: true },
   authorGroups: { groups: true },
 };
@@ -423,20 +397,27 @@ builder.mutationFields((t) => ({
   saveResource: t.field({
     type: SaveResultType,
     description:
-      'Legacy save: creates, overwrites, or merges (`merge`, or when neither `titre` nor `categories` is given). ' +
-      '`input` is the legacy resource object; every problem is reported at once.',
+      'Creates, overwrites, or merges (`merge`, or when neither `titre` nor `categories` is given) a resource; ' +
+      'every problem is reported at once. REST: `POST /api/ressource`.',
     authScopes: { person: true, allRights: true },
     errors: { types: writeErrors },
-    args: { input: t.arg({ type: 'JSON', required: true }), merge: t.arg.boolean({ defaultValue: false }) },
-    resolve: (_root, args, context) => saveResource(context, args.input, args.merge ?? false),
+    args: {
+      input: t.arg({ type: ResourceInputType, required: true }),
+      merge: t.arg.boolean({
+        defaultValue: false,
+        description: 'Merge into the stored resource instead of overwriting it. REST: `merge` or `partial`.',
+      }),
+    },
+    resolve: (_root, args, context) =>
+      saveResource(context, legacyResourceBody(args.input), args.merge ?? false),
   }),
   addResourceRelations: t.field({
     type: SaveResultType,
     description: 'Appends `relations` to the resource named by `oid`, `origine` + `idOrigine`, or `ref`.',
     authScopes: { person: true, allRights: true },
     errors: { types: writeErrors },
-    args: { input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, args, context) => addRelations(context, args.input),
+    args: { input: t.arg({ type: ResourceRelationsInputType, required: true }) },
+    resolve: (_root, args, context) => addRelations(context, legacyResourceBody(args.input)),
   }),
   deleteResource: t.field({
     type: DeletedResourceType,

@@ -53,11 +53,14 @@ function filtersOf(raw: unknown): unknown {
 
 function listVariables(parts: RequestParts) {
   const args = listArguments(parts);
-  const params = Object.fromEntries(Object.entries(args).filter(([key]) => !RESERVED.has(key)));
+  // Values as text, as the search reads them (each then split at commas).
+  const indexParameters = Object.entries(args)
+    .filter(([key]) => !RESERVED.has(key))
+    .map(([index, raw]) => ({ index, values: (Array.isArray(raw) ? raw : [raw]).map(String) }));
   const format = text(args.format) ?? 'ref';
   return {
     filters: filtersOf(args.filters),
-    params: Object.keys(params).length > 0 ? params : null,
+    indexParameters: indexParameters.length > 0 ? indexParameters : null,
     orderBy: text(args.orderBy) ?? null,
     order: text(args.order) ?? null,
     start: integer(args.start ?? args.skip),
