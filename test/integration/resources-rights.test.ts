@@ -233,7 +233,7 @@ describe('updating: POST /api/ressource (merge) and GraphQL saveResource agree',
       .send({ oid: oids.private, description: `par ${actor}` });
     const gql = await graphql(
       caller,
-      'mutation ($input: JSON!) { saveResource(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
+      'mutation ($input: ResourceInput!) { saveResource(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
       { input: { oid: oids.private, description: `par ${actor} (GraphQL)` } },
       headers,
     );
@@ -302,8 +302,8 @@ describe('relations and copies: REST and GraphQL agree', () => {
       .send({ oid: oids.private, relations: [[1, 'ailleurs/1']] });
     const gql = await graphql(
       caller,
-      'mutation ($input: JSON!) { addResourceRelations(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
-      { input: { oid: oids.private, relations: [[1, 'ailleurs/2']] } },
+      'mutation ($input: ResourceRelationsInput!) { addResourceRelations(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
+      { input: { oid: oids.private, relations: [{ predicate: 1, rid: 'ailleurs/2' }] } },
       headers,
     );
     const code = errorCode(gql, 'addResourceRelations');

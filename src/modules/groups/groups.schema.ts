@@ -1,7 +1,9 @@
 /** GraphQL: the Group type, group queries and the membership transitions. */
+import { wrapErrorIfMatches } from '@pothos/plugin-errors';
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { Context } from '../../context.ts';
 import type { Group } from '../../db/client.ts';
-import { ForbiddenError } from '../../errors.ts';
+import { AuthenticationRequiredError, ForbiddenError } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { errorType } from '../../graphql/errors.ts';
 import { auditActor } from '../audit/audit.service.ts';
@@ -92,6 +94,22 @@ const SaveGroupInputType = builder.inputType('SaveGroupInput', {
   }),
 });
 
+/**
+ * Creating a group needs a person (its first manager) holding `createGroupe`, declared in the auth
+ * scopes so that the schema shows it. Denied as before the scope existed: without a person, the
+ * builder's 401 or 403 error; a person without the permission gets the ForbiddenError member the
+ * service returned.
+ */
+const createGroupScopes = {
+  authScopes: { $all: { person: true, permission: 'createGroupe' } },
+  unauthorizedResolver: (_parent: unknown, _args: unknown, context: Context) => {
+    if (context.viewer.person === null)
+      throw context.viewer.kind === 'anonymous' ? new AuthenticationRequiredError() : new ForbiddenError();
+    // Wrapped as the errors plugin wraps what a resolver throws: a member of the result union.
+    return wrapErrorIfMatches(new ForbiddenError(), [ForbiddenError]) as never;
+  },
+} as const;
+
 const writeErrors = [
   ForbiddenError,
   GroupNotFoundError,
@@ -154,8 +172,10 @@ builder.mutationFields((t) => ({
   }),
   createGroup: t.field({
     type: GroupType,
-    description: 'Creates a group; the creator becomes its sole manager, a member and a follower.',
-    authScopes: { person: true },
+    description:
+      'Creates a group; the creator becomes its sole manager, a member and a follower. Needs the ' +
+      '`createGroupe` permission. REST: `POST /api/groupe` without `oid`.',
+    ...createGroupScopes,
     errors: { types: writeErrors },
     args: { input: t.arg({ type: SaveGroupInputType, required: true }) },
     resolve: (_root, args, context) =>
@@ -171,8 +191,10 @@ builder.mutationFields((t) => ({
   }),
   createGroupFromName: t.field({
     type: GroupType,
-    description: 'Legacy `ajouter`: a closed, public group from its name.',
-    authScopes: { person: true },
+    description:
+      'A closed, public group from its name alone; needs the `createGroupe` permission. REST: ' +
+      '`GET /api/groupe/ajouter/:nom`.',
+    ...createGroupScopes,
     errors: { types: writeErrors },
     args: { nom: t.arg.string({ required: true }) },
     resolve: (_root, args, context) => createGroupFromName(context.viewer, args.nom, auditActor(context)),

@@ -48,7 +48,9 @@ export const ResourceInputType = builder.inputType('ResourceInput', {
     authors: t.stringList({
       description: 'Pids of the authors, in order; unknown pids are ignored with a warning. REST: `auteurs`.',
     }),
-    auteursParents: t.stringList({ description: 'Pids of the authors of the resource this one derives from.' }),
+    auteursParents: t.stringList({
+      description: 'Pids of the authors of the resource this one derives from.',
+    }),
     contributors: t.stringList({
       description: 'Pids of the contributors, in order. REST: `contributeurs`.',
     }),
