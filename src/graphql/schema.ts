@@ -13,5 +13,6 @@ import '../modules/labs/labs.schema.ts';
 import '../modules/audit/audit.schema.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
+import { describeGeneratedTypes } from './generated-descriptions.ts';
 
-export const schema = lexicographicSortSchema(builder.toSchema());
+export const schema = describeGeneratedTypes(lexicographicSortSchema(builder.toSchema()));

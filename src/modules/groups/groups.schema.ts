@@ -47,13 +47,14 @@ const managersSelection = {
 } as const;
 
 export const GroupType = builder.prismaObject('Group', {
+  description: 'A group of persons: its members may read resources shared with it, its managers change it.',
   fields: (t) => ({
-    oid: t.exposeInt('oid'),
-    nom: t.exposeString('nom'),
-    description: t.exposeString('description'),
+    oid: t.exposeInt('oid', { description: 'Id of the group.' }),
+    nom: t.exposeString('nom', { description: 'Name, unique whatever the case, accents and punctuation.' }),
+    description: t.exposeString('description', { description: 'Description.' }),
     ouvert: t.exposeBoolean('ouvert', { description: 'Open group: anyone may join.' }),
     public: t.exposeBoolean('public', { description: 'Public group: anyone may follow.' }),
-    dateCreation: t.expose('createdAt', { type: 'DateTime' }),
+    dateCreation: t.expose('createdAt', { description: 'Creation time.', type: 'DateTime' }),
     gestionnaires: t.intList({
       description: 'Oids of the managers, in the order they were added.',
       select: managersSelection,
@@ -70,27 +71,36 @@ export const GroupType = builder.prismaObject('Group', {
 const GroupRelationType = builder.objectRef<GroupRelation<Group>>('GroupRelation').implement({
   description: 'A group the viewer manages, belongs to or follows.',
   fields: (t) => ({
-    group: t.field({ type: GroupType, resolve: (relation) => relation.group }),
-    manager: t.exposeBoolean('manager'),
-    member: t.exposeBoolean('member'),
-    follower: t.exposeBoolean('follower'),
+    group: t.field({ description: 'The group.', type: GroupType, resolve: (relation) => relation.group }),
+    manager: t.exposeBoolean('manager', { description: 'The viewer manages it.' }),
+    member: t.exposeBoolean('member', { description: 'The viewer belongs to it.' }),
+    follower: t.exposeBoolean('follower', { description: 'The viewer follows it.' }),
   }),
 });
 
 const DeletedGroupType = builder.simpleObject('DeletedGroup', {
-  fields: (t) => ({ oid: t.int(), nom: t.string() }),
+  description: 'A group that was deleted.',
+  fields: (t) => ({
+    oid: t.int({ description: 'The oid the group had.' }),
+    nom: t.string({ description: 'The name the group had.' }),
+  }),
 });
 
 const SaveGroupInputType = builder.inputType('SaveGroupInput', {
-  description: 'Flags and description are written only when given. The service validates the name.',
+  description:
+    'A group to create or update (REST: the body of `POST /api/groupe`). Flags and description are written ' +
+    'only when given. The service validates the name.',
   fields: (t) => ({
     oid: t.int({ required: false, description: 'Present: update this group. Absent: create one.' }),
-    nom: t.string({ required: false }),
-    description: t.string({ required: false }),
-    ouvert: t.boolean({ required: false }),
-    public: t.boolean({ required: false }),
-    newGestionnairePid: t.string({ required: false }),
-    newGestionnaireNom: t.string({ required: false }),
+    nom: t.string({ description: 'Name (required to create; renames on update).', required: false }),
+    description: t.string({ description: 'Description.', required: false }),
+    ouvert: t.boolean({ description: 'Open: anyone may join.', required: false }),
+    public: t.boolean({ description: 'Public: anyone may follow.', required: false }),
+    newGestionnairePid: t.string({
+      description: 'Pid of a person to add as a manager (with `newGestionnaireNom`).',
+      required: false,
+    }),
+    newGestionnaireNom: t.string({ description: 'Family name of that person, as a check.', required: false }),
   }),
 });
 
@@ -124,7 +134,7 @@ builder.queryFields((t) => ({
     description: 'A group by oid.',
     authScopes: { public: true },
     errors: { types: [GroupNotFoundError] },
-    args: { oid: t.arg.int({ required: true }) },
+    args: { oid: t.arg.int({ description: 'The group’s oid.', required: true }) },
     resolve: (_root, args, context, info) =>
       findGroup(args.oid, queryFromInfo({ context, info, typeName: 'Group' }) as GroupQuery),
   }),
@@ -133,7 +143,7 @@ builder.queryFields((t) => ({
     description: 'A group by name; equivalent spellings (case, accents, punctuation) find it too.',
     authScopes: { public: true },
     errors: { types: [GroupNotFoundError] },
-    args: { nom: t.arg.string({ required: true }) },
+    args: { nom: t.arg.string({ description: 'The group’s name.', required: true }) },
     resolve: (_root, args, context, info) =>
       findGroupByName(args.nom, queryFromInfo({ context, info, typeName: 'Group' }) as GroupQuery),
   }),
@@ -167,7 +177,13 @@ builder.mutationFields((t) => ({
     description: 'Legacy `POST /api/groupe`: update when `oid` is given, create otherwise.',
     authScopes: { person: true },
     errors: { types: writeErrors },
-    args: { input: t.arg({ type: SaveGroupInputType, required: true }) },
+    args: {
+      input: t.arg({
+        description: 'The group: `oid` to update, nothing to create.',
+        type: SaveGroupInputType,
+        required: true,
+      }),
+    },
     resolve: (_root, args, context) => saveGroup(context.viewer, args.input, auditActor(context)),
   }),
   createGroup: t.field({
@@ -177,7 +193,13 @@ builder.mutationFields((t) => ({
       '`createGroupe` permission. REST: `POST /api/groupe` without `oid`.',
     ...createGroupScopes,
     errors: { types: writeErrors },
-    args: { input: t.arg({ type: SaveGroupInputType, required: true }) },
+    args: {
+      input: t.arg({
+        description: 'The group (`oid` is ignored).',
+        type: SaveGroupInputType,
+        required: true,
+      }),
+    },
     resolve: (_root, args, context) =>
       createGroup(context.viewer, { ...args.input, oid: null }, auditActor(context)),
   }),
@@ -186,7 +208,10 @@ builder.mutationFields((t) => ({
     description: 'Updates a group (managers only): flags, description, rename, one more manager.',
     authScopes: { person: true },
     errors: { types: writeErrors },
-    args: { oid: t.arg.int({ required: true }), input: t.arg({ type: SaveGroupInputType, required: true }) },
+    args: {
+      oid: t.arg.int({ description: 'The group to update.', required: true }),
+      input: t.arg({ description: 'What to change.', type: SaveGroupInputType, required: true }),
+    },
     resolve: (_root, args, context) => updateGroup(context.viewer, args.oid, args.input, auditActor(context)),
   }),
   createGroupFromName: t.field({
@@ -196,7 +221,7 @@ builder.mutationFields((t) => ({
       '`GET /api/groupe/ajouter/:nom`.',
     ...createGroupScopes,
     errors: { types: writeErrors },
-    args: { nom: t.arg.string({ required: true }) },
+    args: { nom: t.arg.string({ description: 'The name.', required: true }) },
     resolve: (_root, args, context) => createGroupFromName(context.viewer, args.nom, auditActor(context)),
   }),
   joinGroup: t.field({
@@ -204,7 +229,7 @@ builder.mutationFields((t) => ({
     description: 'Joins a group that is open, or that the viewer already belongs to or manages.',
     authScopes: { person: true },
     errors: { types: [ForbiddenError, GroupNotFoundError] },
-    args: { nom: t.arg.string({ required: true }) },
+    args: { nom: t.arg.string({ description: 'The group’s name.', required: true }) },
     resolve: (_root, args, context) => joinGroup(context.viewer, args.nom),
   }),
   followGroup: t.field({
@@ -212,7 +237,7 @@ builder.mutationFields((t) => ({
     description: 'Follows a group that is public, or that the viewer manages.',
     authScopes: { person: true },
     errors: { types: [ForbiddenError, GroupNotFoundError] },
-    args: { nom: t.arg.string({ required: true }) },
+    args: { nom: t.arg.string({ description: 'The group’s name.', required: true }) },
     resolve: (_root, args, context) => followGroup(context.viewer, args.nom),
   }),
   quitGroup: t.field({
@@ -220,7 +245,7 @@ builder.mutationFields((t) => ({
     description: 'Leaves the members of a group (a manager stays a manager).',
     authScopes: { person: true },
     errors: { types: [GroupNotFoundError, NotInGroupError] },
-    args: { nom: t.arg.string({ required: true }) },
+    args: { nom: t.arg.string({ description: 'The group’s name.', required: true }) },
     resolve: (_root, args, context) => quitGroup(context.viewer, args.nom),
   }),
   ignoreGroup: t.field({
@@ -228,7 +253,7 @@ builder.mutationFields((t) => ({
     description: 'Stops following a group.',
     authScopes: { person: true },
     errors: { types: [GroupNotFoundError, NotInGroupError] },
-    args: { nom: t.arg.string({ required: true }) },
+    args: { nom: t.arg.string({ description: 'The group’s name.', required: true }) },
     resolve: (_root, args, context) => ignoreGroup(context.viewer, args.nom),
   }),
   deleteGroup: t.field({
@@ -236,7 +261,7 @@ builder.mutationFields((t) => ({
     description: 'Deletes a group (managers only).',
     authScopes: { person: true },
     errors: { types: [ForbiddenError, GroupNotFoundError] },
-    args: { nom: t.arg.string({ required: true }) },
+    args: { nom: t.arg.string({ description: 'The group’s name.', required: true }) },
     resolve: async (_root, args, context) => {
       const { oid, nom } = await deleteGroup(context.viewer, args.nom, auditActor(context));
       return { oid, nom };

@@ -36,13 +36,15 @@ builder.mutationFields((t) => ({
       'refused before any network call.',
     authScopes: { public: true },
     errors: { types: [InvalidInputError, ForbiddenError, UpstreamError], directResult: false },
-    args: { input: t.arg({ type: DeferPostInputType, required: true }) },
+    args: {
+      input: t.arg({ description: 'Where to post, and what.', type: DeferPostInputType, required: true }),
+    },
     resolve: (_root, args, context) => deferPost(context, args.input),
   }),
   notifyError: t.boolean({
     description: 'Logs an error a client reports (on the data-error stream when it has a `rid`).',
     authScopes: { public: true },
-    args: { input: t.arg({ type: ClientErrorInputType, required: true }) },
+    args: { input: t.arg({ description: 'The report.', type: ClientErrorInputType, required: true }) },
     resolve: (_root, args, context) => notifyError(context, args.input),
   }),
 }));

@@ -20,12 +20,14 @@ import {
 } from './peers.service.ts';
 
 const ListenerResultType = builder.objectRef<ListenerResult>('PeerListenerResult').implement({
+  description: 'What became of a listening request.',
   fields: (t) => ({
     warnings: t.exposeStringList('warnings', { description: 'rids ignored: not local, or unknown.' }),
   }),
 });
 
 const ExternalUpdateResultType = builder.objectRef<ExternalUpdateResult>('ExternalUpdateResult').implement({
+  description: 'What a peer’s change did here.',
   fields: (t) => ({
     updatedTrees: t.exposeStringList('updatedTrees', { description: 'rids of the local trees changed.' }),
     duplicate: t.exposeBoolean('duplicate', { description: 'The event id was seen before: nothing done.' }),
@@ -33,15 +35,20 @@ const ExternalUpdateResultType = builder.objectRef<ExternalUpdateResult>('Extern
 });
 
 const ConfigCheckType = builder.objectRef<ConfigCheck>('ConfigCheck').implement({
+  description:
+    'The outcome of a configuration check. REST: `{success: true, message, warnings}`, or 400 with ' +
+    '`{success: false, errors, warnings}`.',
   fields: (t) => ({
-    success: t.exposeBoolean('success'),
-    message: t.exposeString('message', { nullable: true }),
+    success: t.exposeBoolean('success', { description: 'The configurations agree.' }),
+    message: t.exposeString('message', { description: 'On success, a message to show.', nullable: true }),
     baseId: t.exposeString('baseId', {
       nullable: true,
       description: 'checkLab: the baseId this repository knows the calling lab by.',
     }),
-    errors: t.exposeStringList('errors'),
-    warnings: t.exposeStringList('warnings'),
+    errors: t.exposeStringList('errors', { description: 'Disagreements: each one fails the check.' }),
+    warnings: t.exposeStringList('warnings', {
+      description: 'Repositories or labs unknown here: they do not fail the check.',
+    }),
   }),
 });
 
@@ -144,12 +151,23 @@ function legacyConfiguration(input: {
   return body;
 }
 
-const BaseTypeEnum = builder.enumType('BaseType', { values: ['sesalab', 'sesatheque'] as const });
+const BaseTypeEnum = builder.enumType('BaseType', {
+  description: 'What a known base URL is.',
+  values: {
+    sesalab: { description: 'A lab (a learning platform that logs users in).' },
+    sesatheque: { description: 'A resource repository: this one or a peer.' },
+  } as const,
+});
 
 const KnownBaseType = builder.objectRef<KnownBase>('KnownBase').implement({
+  description: 'A lab or repository known to this repository.',
   fields: (t) => ({
-    baseId: t.exposeString('baseId'),
-    type: t.field({ type: BaseTypeEnum, resolve: (base) => base.type }),
+    baseId: t.exposeString('baseId', { description: 'Its baseId.' }),
+    type: t.field({
+      description: 'A lab or a repository.',
+      type: BaseTypeEnum,
+      resolve: (base) => base.type,
+    }),
   }),
 });
 
@@ -158,14 +176,26 @@ builder.queryFields((t) => ({
     type: ConfigCheckType,
     description: 'A lab’s configuration (`{baseUrl, sesatheques}`) compared with this repository’s.',
     authScopes: { public: true },
-    args: { input: t.arg({ type: LabConfigurationInputType, required: true }) },
+    args: {
+      input: t.arg({
+        description: 'The lab’s configuration.',
+        type: LabConfigurationInputType,
+        required: true,
+      }),
+    },
     resolve: (_root, args, context) => checkLab(context, legacyConfiguration(args.input)),
   }),
   checkRepositoryConfiguration: t.field({
     type: ConfigCheckType,
     description: 'A peer repository’s configuration (`{sesatheques, sesalabs?}`) compared with this one’s.',
     authScopes: { public: true },
-    args: { input: t.arg({ type: RepositoryConfigurationInputType, required: true }) },
+    args: {
+      input: t.arg({
+        description: 'The peer’s configuration.',
+        type: RepositoryConfigurationInputType,
+        required: true,
+      }),
+    },
     resolve: (_root, args, context) => checkRepo(context, legacyConfiguration(args.input)),
   }),
   baseIdOfUrl: t.field({
@@ -173,14 +203,16 @@ builder.queryFields((t) => ({
     description: 'The baseId (and kind) of a lab or repository base URL known here.',
     authScopes: { public: true },
     errors: { types: [InvalidInputError, NotFoundError] },
-    args: { baseUrl: t.arg.string({ required: true }) },
+    args: {
+      baseUrl: t.arg.string({ description: 'The base URL (a final `/` may be left out).', required: true }),
+    },
     resolve: (_root, args, context) => baseIdOf(context, args.baseUrl),
   }),
   repositoryBaseUrl: t.string({
     description: 'The base URL of this repository or of a peer, by baseId.',
     authScopes: { public: true },
     errors: { types: [NotFoundError], directResult: false },
-    args: { baseId: t.arg.string({ required: true }) },
+    args: { baseId: t.arg.string({ description: 'The repository’s baseId.', required: true }) },
     resolve: (_root, args, context) => baseUrlOf(context, args.baseId),
   }),
 }));
@@ -192,7 +224,9 @@ builder.mutationFields((t) => ({
       'A peer (`baseId`) starts (`action: "add"`) or stops (`"remove"`) listening to local `rids`.',
     authScopes: { allRights: true },
     errors: { types: [InvalidInputError] },
-    args: { input: t.arg({ type: PeerListenerInputType, required: true }) },
+    args: {
+      input: t.arg({ description: 'The peer’s request.', type: PeerListenerInputType, required: true }),
+    },
     resolve: (_root, args, context) => registerListener(context, args.input),
   }),
   applyExternalUpdate: t.field({
@@ -201,7 +235,9 @@ builder.mutationFields((t) => ({
       'A peer’s resource changed (`{ref, eventId?}`): every local tree containing `ref.aliasOf` gets that child replaced.',
     authScopes: { allRights: true },
     errors: { types: [InvalidInputError] },
-    args: { input: t.arg({ type: ExternalUpdateInputType, required: true }) },
+    args: {
+      input: t.arg({ description: 'The peer’s change.', type: ExternalUpdateInputType, required: true }),
+    },
     resolve: (_root, args, context) => externalUpdate(context, args.input),
   }),
 }));
