@@ -7,6 +7,7 @@ import { AuthenticationRequiredError, ForbiddenError } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { errorType } from '../../graphql/errors.ts';
 import { auditActor } from '../audit/audit.service.ts';
+import { PersonType } from '../persons/persons.schema.ts';
 import {
   GroupNameTakenError,
   GroupNotFoundError,
@@ -38,13 +39,31 @@ errorType(InvalidGroupNameError);
 errorType(ManagerNotFoundError);
 errorType(NotInGroupError);
 
-// Both manager fields read the same planned selection: one query for every group of a list.
+// One planned selection for every group of a list; the person summary answers pid and label.
 const managersSelection = {
   managers: {
-    select: { personOid: true, person: { select: { nom: true, prenom: true } } },
+    select: { personOid: true, person: { select: { oid: true, pid: true, nom: true, prenom: true } } },
     orderBy: { position: 'asc' },
   },
 } as const;
+
+interface GroupManagerShape {
+  position: number;
+  person: { oid: number; pid: string; nom: string; prenom: string };
+}
+
+const GroupManagerType = builder.objectRef<GroupManagerShape>('GroupManager').implement({
+  description: 'A manager of a group, with its rank.',
+  fields: (t) => ({
+    position: t.exposeInt('position', { description: 'Rank in the order managers were added, from 0.' }),
+    // The summary holds oid, pid and names; other person fields are loaded when asked.
+    person: t.field({
+      type: PersonType,
+      description: 'The person.',
+      resolve: ({ person }) => person as never,
+    }),
+  }),
+});
 
 export const GroupType = builder.prismaObject('Group', {
   description: 'A group of persons: its members may read resources shared with it, its managers change it.',
@@ -55,15 +74,13 @@ export const GroupType = builder.prismaObject('Group', {
     ouvert: t.exposeBoolean('ouvert', { description: 'Open group: anyone may join.' }),
     public: t.exposeBoolean('public', { description: 'Public group: anyone may follow.' }),
     dateCreation: t.expose('createdAt', { description: 'Creation time.', type: 'DateTime' }),
-    gestionnaires: t.intList({
-      description: 'Oids of the managers, in the order they were added.',
+    managers: t.field({
+      type: [GroupManagerType],
+      description:
+        'The managers, in the order they were added. REST: `gestionnaires` (their oids), `gestionnairesNames` ' +
+        '(their names).',
       select: managersSelection,
-      resolve: (group) => group.managers.map((m) => m.personOid),
-    }),
-    gestionnairesNames: t.stringList({
-      description: '"Prénom Nom" of each manager, aligned with `gestionnaires`.',
-      select: managersSelection,
-      resolve: (group) => group.managers.map((m) => `${m.person.prenom} ${m.person.nom}`.trim()),
+      resolve: (group) => group.managers.map(({ person }, position) => ({ position, person })),
     }),
   }),
 });
