@@ -71,5 +71,10 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({});
-builder.mutationType({});
+builder.queryType({
+  description: 'Reads. Each field says who may call it; REST `GET` routes run these (src/rest/operations/).',
+});
+builder.mutationType({
+  description:
+    'Changes. A browser session must send them from this site or a configured lab (see README, Security).',
+});

@@ -18,9 +18,52 @@ import {
 } from '../errors.ts';
 import { builder } from './builder.ts';
 
-export const ErrorCodeEnum = builder.enumType('ErrorCode', { values: ERROR_CODES });
+/** What each code means, and the HTTP status REST answers it with. */
+const CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
+  UNAUTHENTICATED: 'The caller must log in (REST: 401).',
+  FORBIDDEN: 'The caller may not do this (REST: 403).',
+  NOT_FOUND: 'Nothing has this id, or not for this caller (REST: 404).',
+  INVALID_INPUT: 'The input cannot be accepted; `problems` lists why when there are several (REST: 400).',
+  CONFLICT: 'The change conflicts with the stored state, e.g. a name already taken (REST: 409).',
+  PAYLOAD_TOO_LARGE: 'The request is larger than `http.bodyLimit` (REST: 413).',
+  RATE_LIMITED: 'Too many failed authentications; retry after `retryAfterSeconds` (REST: 429).',
+  CROSS_SITE_REQUEST: 'A state change sent by a page of another site, refused (REST: 403).',
+  LAB_NOT_ALLOWED: 'The lab is not one the configuration allows (REST: 403).',
+  LAB_LOGIN_REJECTED: 'The lab did not vouch for the user (REST: 401).',
+  UPSTREAM_UNAVAILABLE: 'A lab or peer repository failed to answer properly (REST: 502).',
+  UPSTREAM_TIMEOUT: 'A lab or peer repository answered too late (REST: 504).',
+  SERVICE_UNAVAILABLE: 'The database cannot be reached; retry shortly (REST: 503).',
+  INTERNAL: 'An unexpected failure, masked (REST: 500).',
+};
+
+export const ErrorCodeEnum = builder.enumType('ErrorCode', {
+  description: 'The closed set of error codes (src/errors.ts); each maps to one HTTP status on REST.',
+  values: Object.fromEntries(
+    ERROR_CODES.map((code) => [code, { description: CODE_DESCRIPTIONS[code] }]),
+  ) as Record<ErrorCode, { description: string }>,
+});
+
+/** What each error type means (error types are named after their class). */
+const ERROR_TYPE_DESCRIPTIONS: Record<string, string> = {
+  AuthenticationRequiredError: 'The operation needs a logged-in caller (code UNAUTHENTICATED).',
+  ForbiddenError: 'The caller is known but may not do this (code FORBIDDEN).',
+  NotFoundError: 'Nothing has this id (code NOT_FOUND).',
+  ConflictError: 'The change conflicts with the stored state (code CONFLICT).',
+  LabNotAllowedError: 'The lab named is not allowed to log users in here (code LAB_NOT_ALLOWED).',
+  LabLoginRejectedError: 'The lab did not vouch for the token (code LAB_LOGIN_REJECTED).',
+  UpstreamError: 'A lab or peer repository could not be reached in time, or failed (codes UPSTREAM_*).',
+  InvalidInputError: 'The input cannot be accepted (code INVALID_INPUT); every problem is listed.',
+  ResourceNotFoundError: 'No resource has this id, or the caller may not know it exists (code NOT_FOUND).',
+  ResourceConflictError: 'The resource changed meanwhile, or its origin pair is taken (code CONFLICT).',
+  GroupNotFoundError: 'No group has this name or oid (code NOT_FOUND).',
+  GroupNameTakenError: 'Another group has this name or an equivalent spelling (code CONFLICT).',
+  InvalidGroupNameError: 'The group name is empty or unusable (code INVALID_INPUT).',
+  ManagerNotFoundError: 'The person to add as a manager does not exist (code NOT_FOUND).',
+  NotInGroupError: 'The caller is not a member or follower of the group (code CONFLICT).',
+};
 
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
+  description: 'An expected failure, returned as a member of a field’s result union.',
   fields: (t) => ({
     message: t.exposeString('message'),
     code: t.field({ type: ErrorCodeEnum, resolve: (error) => error.code }),
@@ -53,6 +96,7 @@ export function errorType(
   errorTypeCodes.set(name, codes);
   builder.objectType(cls, {
     name,
+    description: ERROR_TYPE_DESCRIPTIONS[name] ?? `An expected failure (code ${codes.join(', ')}).`,
     interfaces: [ErrorInterface],
     isTypeOf: (value) => value instanceof cls,
   });
@@ -69,9 +113,12 @@ errorType(UpstreamError, 'UpstreamError', ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIM
 errorTypeCodes.set('InvalidInputError', ['INVALID_INPUT']);
 builder.objectType(InvalidInputError, {
   name: 'InvalidInputError',
+  description: ERROR_TYPE_DESCRIPTIONS.InvalidInputError,
   interfaces: [ErrorInterface],
   isTypeOf: (value) => value instanceof InvalidInputError,
   fields: (t) => ({
-    problems: t.exposeStringList('problems'),
+    problems: t.exposeStringList('problems', {
+      description: 'Every problem found, one per field or list element, naming it (French).',
+    }),
   }),
 });

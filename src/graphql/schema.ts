@@ -14,5 +14,6 @@ import '../modules/audit/audit.schema.ts';
 import '../modules/subscriptions/subscriptions.schema.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
+import { describeGeneratedTypes } from './generated-descriptions.ts';
 
-export const schema = lexicographicSortSchema(builder.toSchema());
+export const schema = describeGeneratedTypes(lexicographicSortSchema(builder.toSchema()));

@@ -59,7 +59,7 @@ export function toLegacyResponse(
   if (firstError && (member === null || !result.data))
     return fromGraphQLError(firstError, Boolean(result.data), route);
   if (member === null) return failure(404, messages.notFound);
-  // A member of a result union that implements `Error` (documents select `... on Error { code message }`).
+  // A member of a result union that implements `Error` (documents select `...ErrorFields`: code, message).
   if (
     typeof member.code === 'string' &&
     typeof member.message === 'string' &&

@@ -1,7 +1,8 @@
 /**
  * GraphiQL in a real browser (Debian's Chromium, driven by playwright-core) under its strict
  * Content-Security-Policy: the page loads without a single violation or script error, runs an
- * operation and shows its result, and refuses to be framed by another site.
+ * operation and shows its result, completes the fields of typed inputs as one types, and refuses to
+ * be framed by another site.
  *
  * Needs Chromium (`apt-get install chromium`; `.ci/run` installs it). Without it the file is
  * skipped with a message, unless REQUIRE_BROWSER=1 (CI), where a missing browser fails.
@@ -102,6 +103,44 @@ describe.runIf(browserAvailable)('GraphiQL in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
+
+  it.each([
+    // A search filter: ResourceFilter's fields.
+    ['a search filter', '{ searchResources(filters: [{ ', 'ind', 'index'],
+    // A resource input: ResourceInput's fields, English where REST is French.
+    ['a resource input', 'mutation { saveResource(input: { ', 'read', 'readerGroups'],
+  ])(
+    'completes the fields of %s as one types',
+    async (_label, start, typed, expected) => {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const problems = await watchProblems(page);
+      const introspection = page.waitForResponse(
+        (response) =>
+          response.url().endsWith('/graphql') && /__schema/.test(response.request().postData() ?? ''),
+      );
+      await page.goto(`${base}/graphql?query=${encodeURIComponent(start)}`);
+      // Completion needs the schema: wait for GraphiQL's introspection before typing.
+      expect((await (await introspection).json()).errors).toBeUndefined();
+      const editor = page.locator('.graphiql-query-editor .monaco-editor').first();
+      await editor.waitFor({ timeout: 30_000 });
+      await editor.click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(typed, { delay: 50 });
+      const suggestions = page.locator('.graphiql-query-editor .suggest-widget .monaco-list-row');
+      const labels = async () => (await suggestions.allInnerTexts()).join('\n');
+      try {
+        await expect.poll(labels, { timeout: 5_000 }).toContain(expected);
+      } catch {
+        // Quick suggestions did not open (typing too fast for the widget): ask for them.
+        await page.keyboard.press('Control+Space');
+        await expect.poll(labels, { timeout: 15_000 }).toContain(expected);
+      }
+      await page.screenshot({ path: screenshotPath(`graphiql-completion-${expected}`) });
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    90_000,
+  );
 
   it('cannot be framed by another site', async () => {
     const otherBase = await listen(other);

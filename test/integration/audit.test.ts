@@ -68,7 +68,7 @@ describe('resources', () => {
     const save = (input: object, merge = false) =>
       graphql(
         teacher,
-        'mutation($input: JSON!, $merge: Boolean) { saveResource(input: $input, merge: $merge) { ... on SaveResourceResult { oid } } }',
+        'mutation($input: ResourceInput!, $merge: Boolean) { saveResource(input: $input, merge: $merge) { ... on SaveResourceResult { oid } } }',
         {
           input,
           merge,

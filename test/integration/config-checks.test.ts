@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const SELF = { baseId: 'repo', baseUrl: 'http://repo.test/' };
-const CHECK = `query($lab: JSON!, $repo: JSON!) {
+const CHECK = `query($lab: LabConfigurationInput!, $repo: RepositoryConfigurationInput!) {
   checkLabConfiguration(input: $lab) { success message baseId errors warnings }
   checkRepositoryConfiguration(input: $repo) { success message errors warnings }
 }`;
@@ -53,8 +53,8 @@ describe('POST /api/checkLab and POST /api/checkRepo', () => {
       .send({ sesatheques, sesalabs: [{ baseId: 'labConf', baseUrl: lab.baseUrl }] });
     expect(checkRepo.body).toEqual({ success: true, message: 'Configuration sésathèque OK', warnings });
     const graph = await graphql(app.client(), CHECK, {
-      lab: { baseUrl: lab.baseUrl, sesatheques },
-      repo: { sesatheques },
+      lab: { baseUrl: lab.baseUrl, repositories: sesatheques },
+      repo: { repositories: sesatheques },
     });
     expect(graph.data?.checkLabConfiguration).toEqual({
       success: true,
@@ -105,7 +105,7 @@ describe('POST /api/checkLab and POST /api/checkRepo', () => {
     expect((await app.client().post('/api/checkRepo').send({ sesatheques: 'non' })).body.errors).toEqual([
       'sesatheques doit être une liste de {baseId, baseUrl}',
     ]);
-    const graph = await graphql(app.client(), CHECK, { lab: {}, repo: { sesatheques } });
+    const graph = await graphql(app.client(), CHECK, { lab: {}, repo: { repositories: sesatheques } });
     expect(graph.data?.checkLabConfiguration).toMatchObject({ success: false, message: null, baseId: null });
     expect(graph.data?.checkRepositoryConfiguration.errors).toEqual(errors);
   });
@@ -169,7 +169,7 @@ describe('GET /api/baseId', () => {
   });
 });
 
-const DEFER = `mutation($input: JSON!) { deferPost(input: $input) {
+const DEFER = `mutation($input: DeferPostInput!) { deferPost(input: $input) {
   __typename ... on MutationDeferPostSuccess { data } ... on Error { code message } } }`;
 
 describe('POST /api/deferPost', () => {
@@ -183,7 +183,7 @@ describe('POST /api/deferPost', () => {
       .set('Content-Type', 'text/plain')
       .send(JSON.stringify({ deferUrl, score: 2 }));
     expect(beacon.body).toEqual({ success: true });
-    const graph = await graphql(app.client(), DEFER, { input: { deferUrl, score: 3 } });
+    const graph = await graphql(app.client(), DEFER, { input: { deferUrl, payload: { score: 3 } } });
     expect(graph.data?.deferPost).toEqual({ __typename: 'MutationDeferPostSuccess', data: true });
     const posted = lab.received.filter((request) => request.path === '/api/resultat?x=1');
     expect(posted.map((request) => [request.method, request.body])).toEqual([
@@ -253,7 +253,7 @@ describe('POST /api/notifyError', () => {
         success: true,
       });
     }
-    const graph = await graphql(app.client(), 'mutation { notifyError(input: {message: "x"}) }');
+    const graph = await graphql(app.client(), 'mutation { notifyError(input: {report: {message: "x"}}) }');
     expect(graph.data).toEqual({ notifyError: true });
   });
 });

@@ -752,7 +752,7 @@ describe('GraphQL gives the same outcomes as REST', () => {
 });
 
 describe('GraphQL group operations', () => {
-  const GROUP = 'oid nom ouvert public gestionnaires gestionnairesNames';
+  const GROUP = 'oid nom ouvert public managers { position person { oid label } }';
 
   it('createGroup, updateGroup and createGroupFromName return typed errors', async () => {
     const nom = groupName('GQL');
@@ -763,8 +763,7 @@ describe('GraphQL group operations', () => {
       nom,
       ouvert: true,
       public: false,
-      gestionnaires: [oids.manager],
-      gestionnairesNames: ['Anne Gérant'],
+      managers: [{ position: 0, person: { oid: oids.manager, label: 'Anne Gérant' } }],
     });
     const taken = await graphql(browsers.outsider, create, { input: { nom: nom.toLowerCase() } });
     expect(taken.data?.createGroup).toMatchObject({ __typename: 'GroupNameTakenError', code: 'CONFLICT' });
@@ -810,7 +809,7 @@ describe('GraphQL group operations', () => {
     await groupAction(viewer, 'suivre', other.nom);
     const response = await graphql(
       viewer,
-      `{ myGroups { manager member follower group { nom gestionnaires } }
+      `{ myGroups { manager member follower group { nom managers { person { oid } } } }
          openGroups { nom } publicGroups { nom } }`,
     );
     expect(response.data?.myGroups).toEqual(
@@ -819,13 +818,13 @@ describe('GraphQL group operations', () => {
           manager: true,
           member: true,
           follower: true,
-          group: { nom: own.nom, gestionnaires: [expect.any(Number)] },
+          group: { nom: own.nom, managers: [{ person: { oid: expect.any(Number) } }] },
         },
         {
           manager: false,
           member: false,
           follower: true,
-          group: { nom: other.nom, gestionnaires: [oids.manager] },
+          group: { nom: other.nom, managers: [{ person: { oid: oids.manager } }] },
         },
       ].sort((a, b) => (a.group.nom.toLowerCase() < b.group.nom.toLowerCase() ? -1 : 1)),
     );

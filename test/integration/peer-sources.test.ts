@@ -63,7 +63,7 @@ function peerResource(fields: Record<string, unknown> = {}) {
 }
 
 const ALIAS = `mutation($baseId: String!, $oid: Int!) { createResourceAlias(baseId: $baseId, oid: $oid) {
-  __typename ... on SaveResourceResult { created resource { aliasOf titre auteurs } } ... on Error { code message } } }`;
+  __typename ... on SaveResourceResult { created resource { aliasOf titre authors { person { pid } } } } ... on Error { code message } } }`;
 
 describe('GET /api/createAlias/:baseId/:oid of a peer’s resource', () => {
   it('makes the caller’s alias from the peer’s public form, once, without sending the peer’s token', async () => {

@@ -68,9 +68,9 @@ async function listenedResource() {
   return oid;
 }
 
-const REGISTER = `mutation($input: JSON!) { registerPeerListener(input: $input) {
+const REGISTER = `mutation($input: PeerListenerInput!) { registerPeerListener(input: $input) {
   __typename ... on PeerListenerResult { warnings } ... on Error { code message } } }`;
-const EXTERNAL_UPDATE = `mutation($input: JSON!) { applyExternalUpdate(input: $input) {
+const EXTERNAL_UPDATE = `mutation($input: ExternalUpdateInput!) { applyExternalUpdate(input: $input) {
   __typename ... on ExternalUpdateResult { updatedTrees duplicate } ... on Error { code message } } }`;
 
 describe('POST /api/ressource/registerListener', () => {
@@ -117,7 +117,12 @@ describe('POST /api/ressource/registerListener', () => {
     const unknown = await register({ action: 'add', baseId: 'inconnue', rids: [] });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toBe('Sésathèque inconnue inconnue sur http://repo.test/');
-    const graph = await graphql(app.client(), REGISTER, { input: { action: 'add' } }, tokenHeaders);
+    const graph = await graphql(
+      app.client(),
+      REGISTER,
+      { input: { action: 'add', baseId: '', rids: [] } },
+      tokenHeaders,
+    );
     expect(errorCode(graph, 'registerPeerListener')).toBe('INVALID_INPUT');
   });
 

@@ -78,8 +78,8 @@ async function statementsOf(send: () => PromiseLike<{ status: number; text: stri
 }
 
 const FULL = `query ($oid: Int!) { resource(oid: $oid) { __typename ... on Resource {
-  oid rid titre auteurs contributeurs groupes groupesAuteurs categories niveaux droits authorNames
-  contributorNames resolvedRelations { rid titre type } ref { aliasOf droits categories }
+  oid rid titre contributors { person { pid label } } authorGroups { group { nom } } categories niveaux
+  droits resolvedRelations { rid titre type } ref { aliasOf droits categories }
   authors { position person { pid label } } readerGroups { group { nom } } } } }`;
 
 describe('a single read', () => {

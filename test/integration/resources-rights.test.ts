@@ -263,7 +263,7 @@ describe('updating: POST /api/ressource (merge) and GraphQL saveResource agree, 
     const afterRest = await storedDescription();
     const gql = await graphql(
       caller,
-      'mutation ($input: JSON!) { saveResource(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
+      'mutation ($input: ResourceInput!) { saveResource(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
       { input: { oid: oids.private, description: `par ${actor} (GraphQL)` } },
       headers,
     );
@@ -353,8 +353,8 @@ describe('relations and copies: REST and GraphQL agree, and the change is stored
       .send({ oid: oids.private, relations: [[1, viaRest]] });
     const gql = await graphql(
       caller,
-      'mutation ($input: JSON!) { addResourceRelations(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
-      { input: { oid: oids.private, relations: [[1, viaGraphql]] } },
+      'mutation ($input: ResourceRelationsInput!) { addResourceRelations(input: $input) { ... on Error { code } ... on SaveResourceResult { oid } } }',
+      { input: { oid: oids.private, relations: [{ predicate: 1, rid: viaGraphql }] } },
       headers,
     );
     const code = errorCode(gql, 'addResourceRelations');

@@ -289,12 +289,17 @@ describe('validation', () => {
   it('reports problems as a typed GraphQL error with the list', async () => {
     const response = await graphql(
       author(),
-      'mutation { saveResource(input: { titre: 1, type: "url", categories: "x" }) { __typename ... on InvalidInputError { code problems } } }',
+      'mutation { saveResource(input: { titre: "T", type: "error", restriction: 9, aliasOf: "x" }) { __typename ... on InvalidInputError { code problems } } }',
     );
     expect(response.data?.saveResource).toEqual({
       __typename: 'InvalidInputError',
       code: 'INVALID_INPUT',
-      problems: ['titre : doit être une chaîne de caractères', 'categories : doit être une liste d’entiers'],
+      problems: [
+        // In the order of the input type's fields (the printed schema sorts them).
+        'aliasOf : doit être un rid de la forme baseId/oid',
+        'restriction : doit valoir 0, 1, 2 ou 3',
+        'type : le type « error » est réservé aux éléments de liste en erreur',
+      ],
     });
   });
 });
@@ -681,12 +686,12 @@ describe('GraphQL resource operations', () => {
     expect(rid.data?.resourceRid).toEqual({ data: `repo/${oid}` });
     const alias = await graphql(
       cast.browsers.outsider,
-      'mutation ($oid: Int!) { cloneResource(oid: $oid) { ... on SaveResourceResult { created resource { aliasOf auteurs } } } }',
+      'mutation ($oid: Int!) { cloneResource(oid: $oid) { ... on SaveResourceResult { created resource { aliasOf authors { person { pid } } } } } }',
       { oid },
     );
     expect(alias.data?.cloneResource).toEqual({
       created: true,
-      resource: { aliasOf: `repo/${oid}`, auteurs: [cast.pids.outsider] },
+      resource: { aliasOf: `repo/${oid}`, authors: [{ person: { pid: cast.pids.outsider } }] },
     });
   });
 });

@@ -42,7 +42,7 @@ async function counted<T>(send: () => PromiseLike<T>): Promise<{ response: T; st
 const publicRead = (oid: number) => app.client().get(`/api/public/${oid}?format=full`);
 
 const PUBLIC_QUERY = `query Public($oid: Int!) { publicResource(oid: $oid) { __typename
-  ... on Resource { oid titre authorNames groupes } ... on Error { code } } }`;
+  ... on Resource { oid titre authors { person { label } } readerGroups { group { nom } } } ... on Error { code } } }`;
 const graphqlRead = (oid: number, headers: Record<string, string> = {}) =>
   app.client().post('/graphql').set(headers).send({ query: PUBLIC_QUERY, variables: { oid } });
 

@@ -20,7 +20,8 @@ const MAX_PER_CALLER = 3;
 const RESOURCE = `subscription Follow($oid: Int!) {
   resourceChanged(oid: $oid) { kind oid resource { titre restriction } }
 }`;
-const GROUPS = 'subscription { myGroupsChanged { groups { manager member group { nom gestionnaires } } } }';
+const GROUPS =
+  'subscription { myGroupsChanged { groups { manager member group { nom managers { person { oid } } } } } }';
 const SEARCH = `subscription Search($fulltext: String, $filters: [SearchChangeFilter!]) {
   searchChanged(fulltext: $fulltext, filters: $filters) { total added changed removed partial }
 }`;
@@ -193,7 +194,11 @@ describe('myGroupsChanged', () => {
         gestionnaires: number[];
       };
       expect((await stream.next()).data.data.myGroupsChanged.groups).toEqual([
-        { manager: true, member: true, group: { nom, gestionnaires: group.gestionnaires } },
+        {
+          manager: true,
+          member: true,
+          group: { nom, managers: group.gestionnaires.map((oid) => ({ person: { oid } })) },
+        },
       ]);
       // A change of the group itself (renamed) is delivered too.
       const renamed = groupName('Atelier renommé');

@@ -84,7 +84,7 @@ describe('validation of enfants', () => {
   it('reports the same problems through GraphQL, as an InvalidInputError listing them', async () => {
     const response = await graphql(
       app.client(),
-      `mutation($input: JSON!) { saveResource(input: $input) {
+      `mutation($input: ResourceInput!) { saveResource(input: $input) {
         __typename ... on InvalidInputError { problems } } }`,
       { input: { titre: 'Arbre', type: 'arbre', enfants: [{ titre: '', type: 'url', aliasOf: 'repo/1' }] } },
       tokenHeaders,

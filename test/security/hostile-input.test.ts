@@ -113,9 +113,12 @@ describe('prototype keys', () => {
           .query({ json: `{"${key}": {"publie": [false]}, "nb": 5}` }),
       400,
     );
-    await expectTypedError('mutation ($input: JSON!) { saveResource(input: $input) { __typename } }', {
-      input: JSON.parse(json(key, '{"isAdmin": true}')),
-    });
+    await expectTypedError(
+      'mutation ($input: ResourceInput!) { saveResource(input: $input) { __typename } }',
+      {
+        input: JSON.parse(json(key, '{"isAdmin": true}')),
+      },
+    );
   });
 
   it.each(objectMembers)(
@@ -166,7 +169,7 @@ describe('absurd shapes', () => {
     const before = await databaseState();
     const response = await post(
       '/graphql',
-      `{"query": "mutation ($input: JSON!) { saveResource(input: $input) { __typename } }", "variables": {"input": {"titre": "T", "type": "url", "parametres": ${deep}}}}`,
+      `{"query": "mutation ($input: ResourceInput!) { saveResource(input: $input) { __typename } }", "variables": {"input": {"titre": "T", "type": "url", "parametres": ${deep}}}}`,
     );
     expect(response.status, response.text.slice(0, 200)).toBe(400);
     expect(response.body.errors[0].extensions.code).toBe('INVALID_INPUT');

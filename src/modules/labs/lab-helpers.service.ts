@@ -7,7 +7,7 @@ import { ForbiddenError, InvalidInputError, UpstreamError } from '../../errors.t
 import { isUnderBaseUrl } from '../../lib/http-client.ts';
 
 /** `sendBeacon` posts text/plain: the body may be a string holding JSON. */
-function objectBody(input: unknown): Record<string, unknown> {
+export function deferredBody(input: unknown): Record<string, unknown> {
   let body = input;
   if (typeof input === 'string') {
     try {
@@ -25,20 +25,33 @@ function objectBody(input: unknown): Record<string, unknown> {
 /** Where a client's own error reports go when deferred. */
 const NOTIFY_ERROR_PATH = '/api/notifyError';
 
+export interface ClientError {
+  /** The resource concerned, when the report is not an object naming it already. */
+  rid?: string | null;
+  report?: unknown;
+}
+
 /** Logs a client's report: on the data-error stream when it names a resource (`rid`). */
-export function notifyError(context: Context, input: unknown): boolean {
-  const report =
+export function notifyError(context: Context, { rid, report: input }: ClientError): boolean {
+  const reported =
     typeof input === 'object' && input !== null && !Array.isArray(input) ? input : { value: input };
+  const report = typeof rid === 'string' ? { ...reported, rid } : reported;
   if ('rid' in report) context.log.error({ stream: 'data-error', report }, 'data error reported by a client');
   else context.log.error({ stream: 'client-error', report }, 'error reported by a client');
   return true;
 }
 
-/** Posts the body (without `deferUrl`) to `deferUrl`, which must lie under a configured lab's baseUrl. */
-export async function deferPost(context: Context, input: unknown): Promise<boolean> {
-  const { deferUrl, ...rest } = objectBody(input);
+export interface DeferredPost {
+  deferUrl?: string | null;
+  /** Posted as JSON to `deferUrl`: an object. */
+  payload?: unknown;
+}
+
+/** Posts `payload` to `deferUrl`, which must lie under a configured lab's baseUrl. */
+export async function deferPost(context: Context, { deferUrl, payload }: DeferredPost): Promise<boolean> {
+  const rest = payload === undefined || payload === null ? {} : deferredBody(payload);
   if (typeof deferUrl !== 'string' || !deferUrl) throw new InvalidInputError('deferUrl manquant');
-  if (deferUrl === NOTIFY_ERROR_PATH) return notifyError(context, rest);
+  if (deferUrl === NOTIFY_ERROR_PATH) return notifyError(context, { report: rest });
   let target: URL | null = null;
   try {
     target = new URL(deferUrl);

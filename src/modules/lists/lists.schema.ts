@@ -28,66 +28,117 @@ const FilterInputType = builder.inputType('ResourceFilter', {
   description:
     'Resources whose `index` has one of `values`; without `values`, resources that have the index.',
   fields: (t) => ({
-    index: t.string({ required: true }),
-    values: t.field({ type: ['JSON'], required: false }),
+    index: t.string({
+      required: true,
+      description: 'The index: a resource field such as `type`, `categories`, `auteurs`, or `fulltext`.',
+    }),
+    values: t.field({
+      type: ['JSON'],
+      required: false,
+      description:
+        'Values of the index: integers, strings or booleans depending on the index (see `autocomplete`); JSON ' +
+        'because one list type cannot hold each index’s type. REST: `filters` (JSON) or `index=v1,v2`.',
+    }),
   }),
 });
 
+const IndexParameterInputType = builder.inputType('IndexParameterInput', {
+  description:
+    'A plain index parameter (REST: any query parameter that is not a list option, `type=em`, ' +
+    '`categories=7,8`): each value may hold several, separated by commas. A name that is not an index is ' +
+    'ignored with a warning.',
+  fields: (t) => ({
+    index: t.string({ required: true, description: 'The index (or `fulltext`).' }),
+    values: t.stringList({ required: true, description: 'Values, each possibly comma-separated.' }),
+  }),
+});
+
+type IndexParameters = readonly { index: string; values: readonly string[] }[] | null | undefined;
+
+/** The service's `params` (index → values), from the typed list. */
+const paramsOf = (parameters: IndexParameters) =>
+  parameters ? Object.fromEntries(parameters.map(({ index, values }) => [index, [...values]])) : null;
+
 const ResourcePageType = builder.objectRef<SearchPage>('ResourcePage').implement({
+  description: 'A page of a search. REST: the list answer (`liste`, `queryOptions`, `total`).',
   fields: (t) => ({
     total: t.exposeInt('total', { description: 'Resources matching, among those the viewer may read.' }),
-    start: t.exposeInt('start'),
+    start: t.exposeInt('start', { description: 'Offset of the page.' }),
     nb: t.exposeInt('nb', { description: 'Page size actually used (default and maximum applied).' }),
-    orderBy: t.exposeString('orderBy', { nullable: true }),
-    order: t.exposeString('order'),
+    orderBy: t.exposeString('orderBy', { description: 'The index ordered by, if any.', nullable: true }),
+    order: t.exposeString('order', { description: '`asc` or `desc`.' }),
     query: t.field({
       type: 'JSON',
       description: 'The filters applied, index → values.',
       resolve: (page) => page.query,
     }),
-    warnings: t.exposeStringList('warnings'),
-    items: t.field({ type: [ResourceType], resolve: (page) => page.items }),
+    warnings: t.exposeStringList('warnings', { description: 'Parameters ignored, and why.' }),
+    items: t.field({
+      description: 'The resources of the page. REST: `liste`.',
+      type: [ResourceType],
+      resolve: (page) => page.items,
+    }),
   }),
 });
 
 const AuthorListType = builder.objectRef<AuthorList>('AuthorResources').implement({
+  description: 'The resources of one author, on a page of `authorsResources`.',
   fields: (t) => ({
-    pid: t.exposeString('pid'),
+    pid: t.exposeString('pid', { description: 'The author’s pid.' }),
     label: t.exposeString('label', { description: '"Prénom Nom".' }),
-    resources: t.field({ type: [ResourceType], resolve: (list) => list.resources }),
+    resources: t.field({
+      description: 'The author’s resources on this page. REST: `liste`.',
+      type: [ResourceType],
+      resolve: (list) => list.resources,
+    }),
   }),
 });
 
 const AuthorsPageType = builder.objectRef<AuthorsPage>('AuthorsPage').implement({
+  description: 'A page of resources of several authors, grouped by author.',
   fields: (t) => ({
-    total: t.exposeInt('total'),
-    skip: t.exposeInt('skip'),
-    limit: t.exposeInt('limit'),
+    total: t.exposeInt('total', { description: 'Resources of these authors the viewer may read.' }),
+    skip: t.exposeInt('skip', { description: 'Offset of the page.' }),
+    limit: t.exposeInt('limit', { description: 'Page size used.' }),
     count: t.int({
       description: 'Distinct resources on this page.',
       resolve: (page) => new Set(page.authors.flatMap((a) => a.resources.map((r) => r.oid))).size,
     }),
-    warnings: t.exposeStringList('warnings'),
-    authors: t.field({ type: [AuthorListType], resolve: (page) => page.authors }),
+    warnings: t.exposeStringList('warnings', { description: 'Pids ignored, and why.' }),
+    authors: t.field({
+      description: 'One entry per author. REST: one property per pid.',
+      type: [AuthorListType],
+      resolve: (page) => page.authors,
+    }),
   }),
 });
 
 const SearchFilterType = builder.objectRef<SearchFilter>('SearchFilter').implement({
+  description: 'A filter a search accepts: an index and one of its values, with a label to show.',
   fields: (t) => ({
-    index: t.exposeString('index'),
-    value: t.field({ type: 'JSON', resolve: (filter) => filter.value }),
-    label: t.exposeString('label'),
+    index: t.exposeString('index', { description: 'The index.' }),
+    value: t.field({
+      description: 'The value (an integer or a string, as the index holds).',
+      type: 'JSON',
+      resolve: (filter) => filter.value,
+    }),
+    label: t.exposeString('label', { description: 'What the value means.' }),
   }),
 });
 
 /** One preparation per request for the connection's page and its total (paging arguments aside). */
 function connectionSearch(
   context: Context,
-  args: { filters?: SearchArgs['filters']; params?: unknown; orderBy?: string | null; order?: string | null },
+  args: {
+    filters?: SearchArgs['filters'];
+    indexParameters?: IndexParameters;
+    orderBy?: string | null;
+    order?: string | null;
+  },
 ) {
   const search: SearchArgs = {
     filters: args.filters,
-    params: args.params as SearchArgs['params'],
+    params: paramsOf(args.indexParameters),
     orderBy: args.orderBy,
     order: args.order,
   };
@@ -104,15 +155,19 @@ function cursorOid(cursor: string | undefined): number | undefined {
 
 builder.queryFields((t) => {
   const searchArgs = {
-    filters: t.arg({ type: [FilterInputType], required: false }),
-    params: t.arg({
-      type: 'JSON',
+    filters: t.arg({
+      description: 'Filters, all of which a resource must match.',
+      type: [FilterInputType],
       required: false,
-      description: 'Legacy plain parameters: `{index: "v1,v2"}`.',
+    }),
+    indexParameters: t.arg({
+      type: [IndexParameterInputType],
+      required: false,
+      description: 'Plain index parameters, after `filters` (REST: the other query parameters).',
     }),
     orderBy: t.arg.string({ required: false, description: 'An index; ties are broken by oid.' }),
     order: t.arg.string({ required: false, description: '`desc` for descending.' }),
-    start: t.arg.int({ required: false }),
+    start: t.arg.int({ description: 'Offset (default 0). REST: `start` or `skip`.', required: false }),
     nb: t.arg.int({ required: false, description: 'Default `listeNbDefault`, at most `maxSql`.' }),
   };
   return {
@@ -126,7 +181,7 @@ builder.queryFields((t) => {
       resolve: (_root, args, context, info) =>
         searchResources(
           context,
-          { ...args, params: args.params as Record<string, unknown> },
+          { ...args, params: paramsOf(args.indexParameters) },
           documentPartsFor(info, ['items']),
         ),
     }),
@@ -143,7 +198,7 @@ builder.queryFields((t) => {
       resolve: (_root, args, context, info) =>
         personalResources(
           context,
-          { ...args, params: args.params as Record<string, unknown> },
+          { ...args, params: paramsOf(args.indexParameters) },
           documentPartsFor(info, ['items']),
         ),
     }),
@@ -153,8 +208,8 @@ builder.queryFields((t) => {
       authScopes: { public: true },
       errors: { types: [InvalidInputError] },
       args: {
-        pids: t.arg.string({ required: false }),
-        skip: t.arg.int({ required: false }),
+        pids: t.arg.string({ description: 'Comma-separated pids of the authors.', required: false }),
+        skip: t.arg.int({ description: 'Offset (default 0).', required: false }),
         limit: t.arg.int({ required: false, description: 'At most `listeMax` (the default).' }),
       },
       resolve: (_root, args, context, info) =>
@@ -174,7 +229,7 @@ builder.queryFields((t) => {
         authScopes: { public: true },
         args: {
           filters: searchArgs.filters,
-          params: searchArgs.params,
+          indexParameters: searchArgs.indexParameters,
           orderBy: searchArgs.orderBy,
           order: searchArgs.order,
         },
@@ -226,7 +281,7 @@ builder.queryFields((t) => {
         'Vocabulary values (types, categories, levels, relation types, languages, restrictions) matching a prefix.',
       authScopes: { public: true },
       errors: { types: [InvalidInputError] },
-      args: { pattern: t.arg.string({ required: true }) },
+      args: { pattern: t.arg.string({ description: 'The start of a value or label.', required: true }) },
       resolve: (_root, args) => autocomplete(args.pattern),
     }),
   };

@@ -11,7 +11,13 @@ import {
 } from './notifications.service.ts';
 
 const NotificationStatusEnum = builder.enumType('PeerNotificationStatus', {
-  values: NOTIFICATION_STATUSES,
+  description: 'The notifications an operator may look at.',
+  values: Object.fromEntries(
+    NOTIFICATION_STATUSES.map((status) => [
+      status,
+      { description: status === 'pending' ? 'Not delivered yet.' : 'Given up after every attempt failed.' },
+    ]),
+  ) as Record<(typeof NOTIFICATION_STATUSES)[number], { description: string }>,
 });
 
 const PeerNotificationType = builder.objectRef<PeerNotification>('PeerNotification').implement({
@@ -19,23 +25,36 @@ const PeerNotificationType = builder.objectRef<PeerNotification>('PeerNotificati
   fields: (t) => ({
     id: t.exposeString('id', { description: 'Also the `eventId` the peer receives.' }),
     kind: t.exposeString('kind', { description: '`externalUpdate` or `registerListener`.' }),
-    peerBaseId: t.exposeString('peerBaseId'),
+    peerBaseId: t.exposeString('peerBaseId', { description: 'The peer repository it is for.' }),
     status: t.exposeString('status', { description: '`pending`, `delivered` or `failed`.' }),
-    attempts: t.exposeInt('attempts'),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime' }),
-    lastError: t.exposeString('lastError', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
+    attempts: t.exposeInt('attempts', { description: 'Delivery attempts so far.' }),
+    nextAttemptAt: t.expose('nextAttemptAt', {
+      description: 'When the worker tries next.',
+      type: 'DateTime',
+    }),
+    lastError: t.exposeString('lastError', { description: 'Why the last attempt failed.', nullable: true }),
+    createdAt: t.expose('createdAt', { description: 'When the change was committed.', type: 'DateTime' }),
+    deliveredAt: t.expose('deliveredAt', {
+      description: 'When the peer acknowledged it.',
+      type: 'DateTime',
+      nullable: true,
+    }),
     rids: t.stringList({
       description: 'The resources the notification is about.',
       resolve: (message) => ridsOfNotification(message.payload),
     }),
-    payload: t.field({ type: 'JSON', resolve: (message) => message.payload }),
+    payload: t.field({
+      description:
+        'The body sent to the peer, as it is: the peer protocol’s own payload (a Ref, or a listening request).',
+      type: 'JSON',
+      resolve: (message) => message.payload,
+    }),
   }),
 });
 
 const RetriedCountType = builder.simpleObject('RetriedPeerNotifications', {
-  fields: (t) => ({ count: t.int() }),
+  description: 'How many notifications were made due again.',
+  fields: (t) => ({ count: t.int({ description: 'Notifications made due now.' }) }),
 });
 
 builder.queryFields((t) => ({
@@ -60,7 +79,7 @@ builder.mutationFields((t) => ({
       'Makes a failed or pending notification due now (a failed one gets a fresh set of attempts).',
     authScopes: { permission: 'managePeerNotifications' },
     errors: { types: [NotFoundError, ConflictError] },
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.string({ description: 'The notification’s id.', required: true }) },
     resolve: (_root, args) => retryPeerNotification(args.id),
   }),
   retryFailedPeerNotifications: t.field({

@@ -34,13 +34,16 @@ const listenerInput = z.object(
   { error: 'Le corps doit être un objet {action, baseId, rids}' },
 );
 
+/** Validation of a `registerListener` body (pure): every problem at once. */
+export const parseListenerInput = (body: unknown) => parseOrThrow(listenerInput, body);
+
 export interface ListenerResult {
   warnings: string[];
 }
 
 /** `registerListener`: peer `baseId` starts (add) or stops (remove) listening to local resources. */
 export async function registerListener(context: Context, body: unknown): Promise<ListenerResult> {
-  const { action, baseId, rids } = parseOrThrow(listenerInput, body);
+  const { action, baseId, rids } = parseListenerInput(body);
   const own = context.config.baseId;
   if (!context.config.peers.some((peer) => peer.baseId === baseId)) {
     throw new InvalidInputError(`Sésathèque ${baseId} inconnue sur ${context.config.baseUrl}`);
@@ -93,6 +96,9 @@ const externalUpdateInput = z.object(
   { error: 'Le corps doit être un objet {ref}' },
 );
 
+/** Validation of an `externalUpdate` body (pure). */
+export const parseExternalUpdateInput = (body: unknown) => parseOrThrow(externalUpdateInput, body);
+
 export interface ExternalUpdateResult {
   /** rids of the local trees that were changed. */
   updatedTrees: string[];
@@ -109,7 +115,7 @@ const VIEWER_FIELDS = ['droits', '_droits', '$droits'];
  * keeps an older redelivered Ref from overwriting a newer one.
  */
 export async function externalUpdate(context: Context, body: unknown): Promise<ExternalUpdateResult> {
-  const { ref, eventId } = parseOrThrow(externalUpdateInput, body);
+  const { ref, eventId } = parseExternalUpdateInput(body);
   const sender = ref.aliasOf.split('/')[0]!;
   if (eventId && (await db.inboxEvent.findUnique({ where: { eventId } }))) {
     context.log.info({ eventId, rid: ref.aliasOf }, 'duplicate peer notification ignored');

@@ -15,24 +15,37 @@ const privateField = {
 } as const;
 
 export const PersonType = builder.prismaObject('Person', {
+  description:
+    'A person: a user of a lab, or created by an administrator. Private fields are null for others.',
   fields: (t) => ({
-    oid: t.exposeInt('oid'),
-    pid: t.exposeString('pid'),
-    nom: t.exposeString('nom'),
-    prenom: t.exposeString('prenom'),
+    oid: t.exposeInt('oid', { description: 'Id of the person here.' }),
+    pid: t.exposeString('pid', { description: 'Id across services: `origin/id`.' }),
+    nom: t.exposeString('nom', { description: 'Family name.' }),
+    prenom: t.exposeString('prenom', { description: 'Given name.' }),
     /**
      * "Prénom Nom", as legacy lists show authors and managers. From the row's own columns, with no
      * selection of its own, so that a person known by its summary (a resource's author) needs no query.
      */
-    label: t.string({ resolve: (p) => `${p.prenom} ${p.nom}`.trim() }),
-    email: t.string({ ...privateField, nullable: true, select: { email: true }, resolve: (p) => p.email }),
+    label: t.string({
+      description: '"Prénom Nom", as legacy lists show authors and managers.',
+      resolve: (p) => `${p.prenom} ${p.nom}`.trim(),
+    }),
+    email: t.string({
+      description: 'E-mail (the person and all-rights callers only).',
+      ...privateField,
+      nullable: true,
+      select: { email: true },
+      resolve: (p) => p.email,
+    }),
     roles: t.stringList({
+      description: 'Roles, sorted (the person and all-rights callers only).',
       ...privateField,
       nullable: true,
       select: { roles: { select: { role: true }, orderBy: { role: 'asc' } } },
       resolve: (p) => p.roles.map((r) => r.role),
     }),
     groupesMembre: t.stringList({
+      description: 'Names of the groups the person belongs to (private).',
       ...privateField,
       nullable: true,
       select: {
@@ -41,6 +54,7 @@ export const PersonType = builder.prismaObject('Person', {
       resolve: (p) => p.memberGroups.map((m) => m.group.nom),
     }),
     groupesSuivis: t.stringList({
+      description: 'Names of the groups the person follows (private).',
       ...privateField,
       nullable: true,
       select: {
@@ -49,6 +63,7 @@ export const PersonType = builder.prismaObject('Person', {
       resolve: (p) => p.followedGroups.map((f) => f.group.nom),
     }),
     groupesAdmin: t.stringList({
+      description: 'Names of the groups the person manages (private).',
       ...privateField,
       nullable: true,
       select: {
@@ -60,14 +75,16 @@ export const PersonType = builder.prismaObject('Person', {
 });
 
 const AddPersonInputType = builder.inputType('AddPersonInput', {
-  description: 'Fields are validated by the service (so that REST callers get its messages).',
+  description:
+    'A person to create or update (REST: the body of `POST /api/personne/add`). Fields are validated by the ' +
+    'service (so that REST callers get its messages).',
   fields: (t) => ({
-    origine: t.string({ required: false }),
-    idOrigine: t.string({ required: false }),
-    nom: t.string({ required: false }),
-    prenom: t.string({ required: false }),
-    email: t.string({ required: false }),
-    roles: t.stringList({ required: false }),
+    origine: t.string({ description: 'The origin (lab baseId) of the pid.', required: false }),
+    idOrigine: t.string({ description: 'The id in that origin.', required: false }),
+    nom: t.string({ description: 'Family name.', required: false }),
+    prenom: t.string({ description: 'Given name.', required: false }),
+    email: t.string({ description: 'E-mail.', required: false }),
+    roles: t.stringList({ description: 'Roles to grant.', required: false }),
   }),
 });
 
@@ -77,7 +94,7 @@ builder.queryFields((t) => ({
     description: 'A person by pid.',
     authScopes: { person: true, allRights: true },
     errors: { types: [NotFoundError] },
-    args: { pid: t.arg.string({ required: true }) },
+    args: { pid: t.arg.string({ description: 'The person’s pid.', required: true }) },
     resolve: (_root, args) => findByPid(args.pid),
   }),
   personByPidAndName: t.field({
@@ -85,7 +102,10 @@ builder.queryFields((t) => ({
     description: 'The person whose pid and family name both match (legacy `personne/checkPid`).',
     authScopes: { person: true, allRights: true },
     errors: { types: [InvalidInputError, NotFoundError] },
-    args: { pid: t.arg.string(), nom: t.arg.string() },
+    args: {
+      pid: t.arg.string({ description: 'The pid.' }),
+      nom: t.arg.string({ description: 'The family name.' }),
+    },
     resolve: (_root, args, context) => findByPidAndName(context, args.pid, args.nom),
   }),
 }));
@@ -96,7 +116,7 @@ builder.mutationFields((t) => ({
     description: 'Creates or updates a person (pid `origine/idOrigine`). All rights only.',
     authScopes: { allRights: true },
     errors: { types: [InvalidInputError] },
-    args: { input: t.arg({ type: AddPersonInputType, required: true }) },
+    args: { input: t.arg({ description: 'The person.', type: AddPersonInputType, required: true }) },
     resolve: (_root, args, context) => addPerson(args.input, context.config),
   }),
 }));

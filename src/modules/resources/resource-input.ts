@@ -84,7 +84,7 @@ export type ResourceFields = {
 };
 
 /** Managed by the server: accepted in a posted body (a read-modify-write round trip) and ignored. */
-const SERVER_FIELDS = new Set([
+export const SERVER_FIELDS = new Set([
   'cle',
   'version',
   'inc',
@@ -137,4 +137,24 @@ export function parseResourceInput(body: unknown): ParsedResourceInput {
   }
   if (problems.length > 0) throw new InvalidInputError(problems);
   return { fields: fields as ResourceFields, posted: new Set(Object.keys(fields)), warnings };
+}
+
+export interface ParsedRelationsInput {
+  /** Any id of the resource (oid, rid, `origine/idOrigine`), when given as `ref`. */
+  ref?: string;
+  fields: ResourceFields;
+}
+
+/**
+ * Validation of a posted `addRelations` body: the resource (`ref`, `oid`, or `origine` and
+ * `idOrigine`) and its new `relations`. Other properties are ignored.
+ */
+export function parseRelationsInput(body: unknown): ParsedRelationsInput {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new InvalidInputError('Le corps de la requête doit être un objet');
+  }
+  const { ref, relations, ...identity } = body as Record<string, unknown>;
+  if (relations === undefined) throw new InvalidInputError('relations : obligatoire');
+  const { fields } = parseResourceInput({ ...identity, relations });
+  return typeof ref === 'string' || typeof ref === 'number' ? { ref: String(ref), fields } : { fields };
 }

@@ -33,6 +33,11 @@ import {
   type ResourceDocument,
   SUMMARY_COLUMNS,
 } from './resource-documents.ts';
+import {
+  legacyResourceBody,
+  ResourceInputType,
+  ResourceRelationsInputType,
+} from './resource-inputs.schema.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
 import { canRead, isPublicAndPublished, rightsString } from './resources.policy.ts';
 import { localOid, ridOf } from './resources.repository.ts';
@@ -52,8 +57,6 @@ import {
 errorType(ResourceNotFoundError);
 errorType(ResourceConflictError);
 
-const label = (person: { nom: string; prenom: string }) => `${person.prenom} ${person.nom}`.trim();
-
 /** A part of the document the fields of a request needed: loaded, or a loader forgot it (a bug). */
 function loaded<T>(value: T | undefined, part: keyof DocumentParts): T {
   if (value === undefined) throw new Error(`resource document loaded without its ${part}`);
@@ -62,19 +65,22 @@ function loaded<T>(value: T | undefined, part: keyof DocumentParts): T {
 
 const RelationType = builder.simpleObject('ResourceRelation', {
   description: 'A `[predicate, rid]` pair of `relations`.',
-  fields: (t) => ({ predicate: t.int(), rid: t.string() }),
+  fields: (t) => ({
+    predicate: t.int({ description: 'The relation type (a key of the relation vocabulary).' }),
+    rid: t.string({ description: 'The target resource, `<baseId>/<oid>`.' }),
+  }),
 });
 
 const ResolvedRelationType = builder.simpleObject('ResolvedRelation', {
   description: 'A relation with the title and type of its target.',
   fields: (t) => ({
-    predicate: t.int(),
-    rid: t.string(),
+    predicate: t.int({ description: 'The relation type (a key of the relation vocabulary).' }),
+    rid: t.string({ description: 'The target resource, `<baseId>/<oid>`.' }),
     titre: t.string({
       nullable: true,
       description: 'Null when the target is not local or not readable by the viewer.',
     }),
-    type: t.string({ nullable: true }),
+    type: t.string({ description: 'The target’s type; null as `titre` is.', nullable: true }),
   }),
 });
 
@@ -99,12 +105,12 @@ export const RefType = builder.objectRef<RefShape>('Ref').implement({
     aliasOf: t.exposeString('aliasOf', {
       description: 'The source’s rid for an alias, else the resource’s own rid.',
     }),
-    titre: t.exposeString('titre'),
-    resume: t.exposeString('resume'),
-    description: t.exposeString('description'),
-    commentaires: t.exposeString('commentaires'),
-    type: t.exposeString('type'),
-    categories: t.exposeIntList('categories'),
+    titre: t.exposeString('titre', { description: 'Title.' }),
+    resume: t.exposeString('resume', { description: 'Summary.' }),
+    description: t.exposeString('description', { description: 'Description.' }),
+    commentaires: t.exposeString('commentaires', { description: 'Comments for editors.' }),
+    type: t.exposeString('type', { description: 'Resource type (`arbre`, `url`, `em`, …).' }),
+    categories: t.exposeIntList('categories', { description: 'Category keys.' }),
     public: t.exposeBoolean('public', { description: 'Public and published.' }),
     cle: t.exposeString('cle', {
       nullable: true,
@@ -133,25 +139,40 @@ interface Positioned<T> {
 const positioned = <T>(values: T[]): Positioned<T>[] =>
   values.map((value, position) => ({ position, value }));
 
-const personLink = (name: string) =>
+const personLink = (name: string, description: string) =>
   builder.objectRef<Positioned<PersonSummary>>(name).implement({
+    description,
     fields: (t) => ({
-      position: t.exposeInt('position'),
+      position: t.exposeInt('position', { description: 'Rank in the list, from 0.' }),
       // The summary holds pid and names; other person fields are loaded when asked.
-      person: t.field({ type: PersonType, resolve: ({ value }) => value as never }),
+      person: t.field({
+        type: PersonType,
+        description: 'The person.',
+        resolve: ({ value }) => value as never,
+      }),
     }),
   });
-const groupLink = (name: string) =>
+const groupLink = (name: string, description: string) =>
   builder.objectRef<Positioned<GroupSummary>>(name).implement({
+    description,
     fields: (t) => ({
-      position: t.exposeInt('position'),
-      group: t.field({ type: GroupType, resolve: ({ value }) => value as never }),
+      position: t.exposeInt('position', { description: 'Rank in the list, from 0.' }),
+      group: t.field({ type: GroupType, description: 'The group.', resolve: ({ value }) => value as never }),
     }),
   });
-const ResourceAuthorType = personLink('ResourceAuthor');
-const ResourceContributorType = personLink('ResourceContributor');
-const ResourceGroupType = groupLink('ResourceGroup');
-const ResourceAuthorGroupType = groupLink('ResourceAuthorGroup');
+const ResourceAuthorType = personLink('ResourceAuthor', 'An author of a resource, with its rank.');
+const ResourceContributorType = personLink(
+  'ResourceContributor',
+  'A contributor to a resource, with its rank.',
+);
+const ResourceGroupType = groupLink(
+  'ResourceGroup',
+  'A group whose members may read a resource, with its rank.',
+);
+const ResourceAuthorGroupType = groupLink(
+  'ResourceAuthorGroup',
+  'A group whose members may update a resource, with its rank.',
+);
 
 /** The Ref form of a resource, with the viewer's rights. */
 export function refOf(context: Context, document: ResourceDocument): RefShape {
@@ -173,63 +194,88 @@ export function refOf(context: Context, document: ResourceDocument): RefShape {
 }
 
 export const ResourceType = builder.objectRef<ResourceDocument>('Resource').implement({
+  description:
+    'An educational resource, with the viewer’s rights. Field names are the legacy ones except where a ' +
+    'concept has a richer GraphQL form (see README, GraphQL and REST names).',
   fields: (t) => ({
-    oid: t.exposeInt('oid'),
-    rid: t.string({ resolve: (resource, _args, context) => ridOf(context.config.baseId, resource.oid) }),
-    origine: t.exposeString('origine'),
-    idOrigine: t.exposeString('idOrigine'),
-    aliasOf: t.exposeString('aliasOf', { nullable: true }),
-    cle: t.exposeString('cle', { nullable: true }),
-    type: t.exposeString('type'),
-    titre: t.exposeString('titre'),
-    resume: t.exposeString('resume'),
-    description: t.exposeString('description'),
-    commentaires: t.exposeString('commentaires'),
-    parametres: t.field({ type: 'JSON', nullable: true, resolve: (resource) => resource.parametres }),
-    enfants: t.field({ type: 'JSON', nullable: true, resolve: (resource) => resource.enfants }),
-    langue: t.exposeString('langue'),
-    publie: t.exposeBoolean('publie'),
-    restriction: t.exposeInt('restriction'),
-    indexable: t.exposeBoolean('indexable'),
-    version: t.exposeInt('version'),
-    inc: t.exposeInt('inc'),
-    archiveOid: t.exposeInt('archiveOid', { nullable: true }),
-    dateCreation: t.expose('dateCreation', { type: 'DateTime' }),
-    dateMiseAJour: t.expose('dateMiseAJour', { type: 'DateTime' }),
-    categories: t.intList({ resolve: (resource) => loaded(resource.categories, 'links') }),
-    niveaux: t.stringList({ resolve: (resource) => loaded(resource.niveaux, 'links') }),
-    typePedagogiques: t.intList({ resolve: (resource) => loaded(resource.typePedagogiques, 'links') }),
-    typeDocumentaires: t.intList({ resolve: (resource) => loaded(resource.typeDocumentaires, 'links') }),
-    auteurs: t.stringList({
-      description: 'Pids of the authors, in order.',
-      resolve: (resource) => loaded(resource.authors, 'people').map((a) => a.pid),
+    oid: t.exposeInt('oid', { description: 'Id of the resource in this repository.' }),
+    rid: t.string({
+      description: 'Id across repositories: `<baseId>/<oid>`.',
+      resolve: (resource, _args, context) => ridOf(context.config.baseId, resource.oid),
+    }),
+    origine: t.exposeString('origine', {
+      description: 'Where the resource comes from (with `idOrigine`: its id there).',
+    }),
+    idOrigine: t.exposeString('idOrigine', { description: 'Id of the resource in its origin.' }),
+    aliasOf: t.exposeString('aliasOf', {
+      description: 'For an alias: the rid of the resource it stands for.',
+      nullable: true,
+    }),
+    cle: t.exposeString('cle', {
+      description: 'Read key: anyone holding it may read the resource (`cle/<key>` ids).',
+      nullable: true,
+    }),
+    type: t.exposeString('type', { description: 'Resource type (`arbre`, `url`, `em`, …).' }),
+    titre: t.exposeString('titre', { description: 'Title.' }),
+    resume: t.exposeString('resume', { description: 'Summary.' }),
+    description: t.exposeString('description', { description: 'Description.' }),
+    commentaires: t.exposeString('commentaires', { description: 'Comments for editors.' }),
+    parametres: t.field({
+      description: 'Type-specific parameters, free-form (each exercise engine or model defines its own).',
+      type: 'JSON',
+      nullable: true,
+      resolve: (resource) => resource.parametres,
+    }),
+    enfants: t.field({
+      description: 'Trees only: the children, Ref-like objects nested through their own `enfants`.',
+      type: 'JSON',
+      nullable: true,
+      resolve: (resource) => resource.enfants,
+    }),
+    langue: t.exposeString('langue', { description: 'Language code (`fra`, …).' }),
+    publie: t.exposeBoolean('publie', {
+      description: 'Published: visible beyond its authors (see `restriction`).',
+    }),
+    restriction: t.exposeInt('restriction', {
+      description:
+        'Who may read it once published: 0 anyone, 1 correction, 2 members of `readerGroups`, 3 authors only.',
+    }),
+    indexable: t.exposeBoolean('indexable', { description: 'Listed by searches.' }),
+    version: t.exposeInt('version', { description: 'Incremented by each save that changes the content.' }),
+    inc: t.exposeInt('inc', {
+      description: 'Incremented by each save (concurrency check of legacy clients).',
+    }),
+    archiveOid: t.exposeInt('archiveOid', {
+      description: 'The archived copy of the previous version, if any.',
+      nullable: true,
+    }),
+    dateCreation: t.expose('dateCreation', { description: 'Creation time.', type: 'DateTime' }),
+    dateMiseAJour: t.expose('dateMiseAJour', { description: 'Time of the last change.', type: 'DateTime' }),
+    categories: t.intList({
+      description: 'Category keys.',
+      resolve: (resource) => loaded(resource.categories, 'links'),
+    }),
+    niveaux: t.stringList({
+      description: 'School level keys.',
+      resolve: (resource) => loaded(resource.niveaux, 'links'),
+    }),
+    typePedagogiques: t.intList({
+      description: 'Pedagogical type keys.',
+      resolve: (resource) => loaded(resource.typePedagogiques, 'links'),
+    }),
+    typeDocumentaires: t.intList({
+      description: 'Documentary type keys.',
+      resolve: (resource) => loaded(resource.typeDocumentaires, 'links'),
     }),
     auteursParents: t.stringList({
+      description: 'Pids of the authors of the resource this one derives from.',
       resolve: (resource) => loaded(resource.parentAuthors, 'people').map((a) => a.pid),
     }),
-    contributeurs: t.stringList({
-      resolve: (resource) => loaded(resource.contributors, 'people').map((c) => c.pid),
-    }),
-    groupes: t.stringList({
-      description: 'Names of the groups whose members may read it (restriction 2).',
-      resolve: (resource) => loaded(resource.readerGroups, 'groups').map((g) => g.nom),
-    }),
-    groupesAuteurs: t.stringList({
-      description: 'Names of the groups whose members may update it.',
-      resolve: (resource) => loaded(resource.authorGroups, 'groups').map((g) => g.nom),
-    }),
     relations: t.field({
+      description: 'Relations to other resources. REST: `[predicate, rid]` pairs.',
       type: [RelationType],
       resolve: (resource) =>
         loaded(resource.relations, 'links').map((r) => ({ predicate: r.predicate, rid: r.targetRid })),
-    }),
-    authorNames: t.stringList({
-      description: '"Prénom Nom" of each author (legacy `_auteurs`).',
-      resolve: (resource) => loaded(resource.authors, 'people').map(label),
-    }),
-    contributorNames: t.stringList({
-      description: '"Prénom Nom" of each contributor (legacy `_contributeurs`).',
-      resolve: (resource) => loaded(resource.contributors, 'people').map(label),
     }),
     resolvedRelations: t.field({
       type: [ResolvedRelationType],
@@ -248,18 +294,25 @@ export const ResourceType = builder.objectRef<ResourceDocument>('Resource').impl
       },
     }),
     authors: t.field({
+      description:
+        'The authors, in order. REST: `auteurs` (their pids), `_auteurs` (their names, `format=full`).',
       type: [ResourceAuthorType],
       resolve: (resource) => positioned(loaded(resource.authors, 'people')),
     }),
     contributors: t.field({
+      description:
+        'The contributors, in order. REST: `contributeurs` (pids), `_contributeurs` (names, `format=full`).',
       type: [ResourceContributorType],
       resolve: (resource) => positioned(loaded(resource.contributors, 'people')),
     }),
     readerGroups: t.field({
+      description:
+        'Groups whose members may read it (restriction 2), in order. REST: `groupes` (their names).',
       type: [ResourceGroupType],
       resolve: (resource) => positioned(loaded(resource.readerGroups, 'groups')),
     }),
     authorGroups: t.field({
+      description: 'Groups whose members may update it, in order. REST: `groupesAuteurs` (their names).',
       type: [ResourceAuthorGroupType],
       resolve: (resource) => positioned(loaded(resource.authorGroups, 'groups')),
     }),
@@ -270,7 +323,11 @@ export const ResourceType = builder.objectRef<ResourceDocument>('Resource').impl
       resolve: (resource, _args, context) =>
         rightsString(rightsSubject(context, resource.oid), resource.facts),
     }),
-    ref: t.field({ type: RefType, resolve: (resource, _args, context) => refOf(context, resource) }),
+    ref: t.field({
+      description: 'The reduced form used in lists and trees.',
+      type: RefType,
+      resolve: (resource, _args, context) => refOf(context, resource),
+    }),
   }),
 });
 
@@ -284,15 +341,9 @@ const PARTS_OF_FIELD: Record<string, DocumentParts> = {
   // A Ref carries cle, enfants and parametres.
   ref: { links: true, detail: true },
   resolvedRelations: { links: true, targets: true },
-  auteurs: { people: true },
   auteursParents: { people: true },
-  contributeurs: { people: true },
-  authorNames: { people: true },
-  contributorNames: { people: true },
   authors: { people: true },
   contributors: { people: true },
-  groupes: { groups: true },
-  groupesAuteurs: { groups: true },
   readerGroups: { groups: true },
   authorGroups: { groups: true },
 };
@@ -335,14 +386,16 @@ export function documentPartsFor(info: GraphQLResolveInfo, path: readonly string
 }
 
 const SaveResultType = builder.objectRef<SaveResult>('SaveResourceResult').implement({
+  description: 'A resource written by a save, a copy or an alias.',
   fields: (t) => ({
-    oid: t.exposeInt('oid'),
-    rid: t.exposeString('rid'),
-    created: t.exposeBoolean('created'),
+    oid: t.exposeInt('oid', { description: 'The resource saved. REST: `oid`.' }),
+    rid: t.exposeString('rid', { description: 'Its rid.' }),
+    created: t.exposeBoolean('created', { description: 'Created by this call (rather than updated).' }),
     warnings: t.exposeStringList('warnings', {
       description: 'Inconsistencies that did not justify a rejection (unknown property, author or group).',
     }),
     resource: t.field({
+      description: 'The resource as stored now.',
       type: ResourceType,
       resolve: async (result, _args, context) => {
         const document = await loadDocument({ oid: result.oid }, context.config.baseId);
@@ -354,7 +407,11 @@ const SaveResultType = builder.objectRef<SaveResult>('SaveResourceResult').imple
 });
 
 const DeletedResourceType = builder.simpleObject('DeletedResource', {
-  fields: (t) => ({ oid: t.int(), rid: t.string() }),
+  description: 'A resource that was deleted.',
+  fields: (t) => ({
+    oid: t.int({ description: 'The oid the resource had.' }),
+    rid: t.string({ description: 'The rid the resource had.' }),
+  }),
 });
 
 const readErrors = [ResourceNotFoundError, AuthenticationRequiredError, ForbiddenError];
@@ -373,7 +430,7 @@ builder.queryFields((t) => ({
     description: 'A resource by oid. Anonymous callers see only public and published resources.',
     authScopes: { public: true },
     errors: { types: readErrors },
-    args: { oid: t.arg.int({ required: true }) },
+    args: { oid: t.arg.int({ description: 'The resource’s oid.', required: true }) },
     resolve: (_root, args, context) => readResource(context, byOid(args.oid)),
   }),
   resourceByOrigin: t.field({
@@ -382,7 +439,13 @@ builder.queryFields((t) => ({
       'A resource by origin pair; also a local rid (`<baseId>`, `<oid>`) or a read key (`cle`, `<key>`).',
     authScopes: { public: true },
     errors: { types: readErrors },
-    args: { origine: t.arg.string({ required: true }), idOrigine: t.arg.string({ required: true }) },
+    args: {
+      origine: t.arg.string({ description: 'The origin, or a baseId, or `cle`.', required: true }),
+      idOrigine: t.arg.string({
+        description: 'The id in that origin, or an oid, or a read key.',
+        required: true,
+      }),
+    },
     resolve: (_root, args, context) =>
       readResource(context, identifyByPair(context, args.origine, args.idOrigine)),
   }),
@@ -391,7 +454,9 @@ builder.queryFields((t) => ({
     description: 'A resource by any id: oid, rid, `origine/idOrigine` or `cle/<key>`.',
     authScopes: { public: true },
     errors: { types: readErrors },
-    args: { id: t.arg.string({ required: true }) },
+    args: {
+      id: t.arg.string({ description: 'An oid, a rid, `origine/idOrigine` or `cle/<key>`.', required: true }),
+    },
     resolve: (_root, args, context) => readResource(context, identifyAny(context, args.id)),
   }),
   publicResource: t.field({
@@ -399,7 +464,7 @@ builder.queryFields((t) => ({
     description: 'A public and published resource by oid (anything else: not found).',
     authScopes: { public: true },
     errors: { types: [ResourceNotFoundError] },
-    args: { oid: t.arg.int({ required: true }) },
+    args: { oid: t.arg.int({ description: 'The resource’s oid.', required: true }) },
     resolve: (_root, args, context) => readResource(context, byOid(args.oid), { publicOnly: true }),
   }),
   publicResourceByOrigin: t.field({
@@ -407,7 +472,10 @@ builder.queryFields((t) => ({
     description: 'A public and published resource by origin pair or rid (anything else: not found).',
     authScopes: { public: true },
     errors: { types: [ResourceNotFoundError] },
-    args: { origine: t.arg.string({ required: true }), idOrigine: t.arg.string({ required: true }) },
+    args: {
+      origine: t.arg.string({ description: 'The origin (or a baseId).', required: true }),
+      idOrigine: t.arg.string({ description: 'The id in that origin (or an oid).', required: true }),
+    },
     resolve: (_root, args, context) =>
       readResource(context, identifyByPair(context, args.origine, args.idOrigine), { publicOnly: true }),
   }),
@@ -416,7 +484,7 @@ builder.queryFields((t) => ({
       'The rid of a resource, even a private one: maps an origin pair to a rid, or checks an id exists.',
     authScopes: { public: true },
     errors: { types: [InvalidInputError, ResourceNotFoundError], directResult: false },
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.string({ description: 'An oid, a rid or `origine/idOrigine`.', required: true }) },
     resolve: (_root, args, context) => findRid(context, args.id),
   }),
 }));
@@ -425,27 +493,44 @@ builder.mutationFields((t) => ({
   saveResource: t.field({
     type: SaveResultType,
     description:
-      'Legacy save: creates, overwrites, or merges (`merge`, or when neither `titre` nor `categories` is given). ' +
-      '`input` is the legacy resource object; every problem is reported at once.',
+      'Creates, overwrites, or merges (`merge`, or when neither `titre` nor `categories` is given) a resource; ' +
+      'every problem is reported at once. REST: `POST /api/ressource`.',
     authScopes: { person: true, allRights: true },
     errors: { types: writeErrors },
-    args: { input: t.arg({ type: 'JSON', required: true }), merge: t.arg.boolean({ defaultValue: false }) },
-    resolve: (_root, args, context) => saveResource(context, args.input, args.merge ?? false),
+    args: {
+      input: t.arg({
+        description: 'The resource: its id to update, and the fields to write.',
+        type: ResourceInputType,
+        required: true,
+      }),
+      merge: t.arg.boolean({
+        defaultValue: false,
+        description: 'Merge into the stored resource instead of overwriting it. REST: `merge` or `partial`.',
+      }),
+    },
+    resolve: (_root, args, context) =>
+      saveResource(context, legacyResourceBody(args.input), args.merge ?? false),
   }),
   addResourceRelations: t.field({
     type: SaveResultType,
     description: 'Appends `relations` to the resource named by `oid`, `origine` + `idOrigine`, or `ref`.',
     authScopes: { person: true, allRights: true },
     errors: { types: writeErrors },
-    args: { input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, args, context) => addRelations(context, args.input),
+    args: {
+      input: t.arg({
+        description: 'The resource and the relations to append.',
+        type: ResourceRelationsInputType,
+        required: true,
+      }),
+    },
+    resolve: (_root, args, context) => addRelations(context, legacyResourceBody(args.input)),
   }),
   deleteResource: t.field({
     type: DeletedResourceType,
     description: 'Deletes a resource by any id (oid, rid, `origine/idOrigine`).',
     authScopes: { person: true, allRights: true },
     errors: { types: [ResourceNotFoundError, ForbiddenError] },
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.string({ description: 'An oid, a rid or `origine/idOrigine`.', required: true }) },
     resolve: (_root, args, context) => deleteResource(context, identifyAny(context, args.id)),
   }),
   cloneResource: t.field({
@@ -454,7 +539,7 @@ builder.mutationFields((t) => ({
       'Copies an editable resource (the caller becomes its author), or makes the caller’s alias of another.',
     authScopes: { person: true },
     errors: { types: writeErrors },
-    args: { oid: t.arg.int({ required: true }) },
+    args: { oid: t.arg.int({ description: 'The resource to copy.', required: true }) },
     resolve: (_root, args, context) => cloneResource(context, args.oid),
   }),
   createResourceAlias: t.field({
@@ -462,7 +547,13 @@ builder.mutationFields((t) => ({
     description: 'Makes (or reuses) the caller’s alias of a resource, of this repository or of a peer.',
     authScopes: { person: true },
     errors: { types: [...writeErrors, UpstreamError] },
-    args: { baseId: t.arg.string({ required: true }), oid: t.arg.int({ required: true }) },
+    args: {
+      baseId: t.arg.string({
+        description: 'The repository of the resource: this one or a configured peer.',
+        required: true,
+      }),
+      oid: t.arg.int({ description: 'The resource’s oid in that repository.', required: true }),
+    },
     resolve: (_root, args, context) => createAlias(context, args.baseId, args.oid),
   }),
   forkResourceAlias: t.field({
@@ -470,7 +561,7 @@ builder.mutationFields((t) => ({
     description: 'Turns an alias into a real copy of its source, keeping the alias oid.',
     authScopes: { person: true, allRights: true },
     errors: { types: writeErrors },
-    args: { oid: t.arg.int({ required: true }) },
+    args: { oid: t.arg.int({ description: 'The alias.', required: true }) },
     resolve: (_root, args, context) => forkAlias(context, args.oid),
   }),
 }));

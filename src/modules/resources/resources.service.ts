@@ -14,7 +14,7 @@ import { auditActor, auditEntryData, changedFields, recordAudit, stateAs } from 
 import { groupNameKey } from '../groups/groups.service.ts';
 import { enqueueChangeNotifications } from '../peers/outbox.ts';
 import { type DocumentKey, loadDocument, type ResourceDocument } from './resource-documents.ts';
-import { parseResourceInput, type ResourceFields } from './resource-input.ts';
+import { parseRelationsInput, parseResourceInput, type ResourceFields } from './resource-input.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
 import {
   canChangeAuthors,
@@ -497,15 +497,10 @@ function normalised(value: unknown): unknown {
 
 /** Appends relations (`[predicate, rid]` pairs) to a resource the caller may update. */
 export async function addRelations(context: Context, body: unknown): Promise<SaveResult> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new InvalidInputError('Le corps de la requête doit être un objet');
-  }
-  const { ref, relations, ...identity } = body as Record<string, unknown>;
-  if (relations === undefined) throw new InvalidInputError('relations : obligatoire');
-  const { fields } = parseResourceInput({ ...identity, relations });
+  const { ref, fields } = parseRelationsInput(body);
   const id =
-    typeof ref === 'string' || typeof ref === 'number'
-      ? identifyAny(context, String(ref))
+    ref !== undefined
+      ? identifyAny(context, ref)
       : fields.oid !== undefined
         ? { where: { oid: fields.oid }, label: String(fields.oid), byKey: false }
         : fields.origine !== undefined && fields.idOrigine !== undefined

@@ -24,33 +24,63 @@ interface LinkShape {
 }
 
 const LinkType = builder.simpleObject('Link', {
-  fields: (t) => ({ href: t.string(), icon: t.string(), value: t.string() }),
+  description: 'A link for a menu: a lab to log in through, or the lab of the session.',
+  fields: (t) => ({
+    href: t.string({ description: 'Where it leads.' }),
+    icon: t.string({ description: 'Icon name: `login` or `lab`.' }),
+    value: t.string({ description: 'Text to show: the lab’s name (or baseId).' }),
+  }),
 });
 
 const SsoType = builder.simpleObject('Sso', {
   description: 'The lab the viewer logged in through (empty name and links otherwise).',
-  fields: (t) => ({ name: t.string(), links: t.field({ type: [LinkType] }) }),
+  fields: (t) => ({
+    name: t.string({ description: 'The lab’s name (or baseId); empty without a lab.' }),
+    links: t.field({ type: [LinkType], description: 'A link back to the lab.' }),
+  }),
 });
 
-const ViewerKindEnum = builder.enumType('ViewerKind', { values: ['anonymous', 'person', 'token'] as const });
+const ViewerKindEnum = builder.enumType('ViewerKind', {
+  description: 'How the caller is known.',
+  values: {
+    anonymous: { description: 'Nobody logged in.' },
+    person: { description: 'A person with a session (lab login, or development login).' },
+    token: { description: 'An API token (`X-ApiToken`): all rights.' },
+  } as const,
+});
 
 function labLink(lab: Config['labs'][number], icon: string): LinkShape {
   return { href: lab.baseUrl, icon, value: lab.name ?? lab.baseId };
 }
 
 export const ViewerType = builder.objectRef<Viewer>('Viewer').implement({
+  description: 'The caller of the request. REST: `GET /api/personne/me` and `/api/session`.',
   fields: (t) => ({
-    kind: t.field({ type: ViewerKindEnum, resolve: (viewer) => viewer.kind }),
-    authenticated: t.boolean({ resolve: (viewer) => viewer.person !== null }),
-    allRights: t.exposeBoolean('allRights'),
-    permissions: t.stringList({ resolve: (viewer) => [...viewer.permissions].sort() }),
+    kind: t.field({
+      description: 'How the caller is known.',
+      type: ViewerKindEnum,
+      resolve: (viewer) => viewer.kind,
+    }),
+    authenticated: t.boolean({
+      description: 'A person is logged in.',
+      resolve: (viewer) => viewer.person !== null,
+    }),
+    allRights: t.exposeBoolean('allRights', {
+      description: 'All rights: an API token, or a role granting `allRights`.',
+    }),
+    permissions: t.stringList({
+      description: 'Generic permissions granted by the roles, sorted.',
+      resolve: (viewer) => [...viewer.permissions].sort(),
+    }),
     person: t.prismaField({
+      description: 'The logged-in person, if any.',
       type: PersonType,
       nullable: true,
       resolve: (query, viewer) =>
         viewer.person ? db.person.findUnique({ ...query, where: { oid: viewer.person.oid } }) : null,
     }),
     sso: t.field({
+      description: 'The lab the session came from.',
       type: SsoType,
       resolve: (viewer, _args, context) => {
         const lab = context.config.labs.find((l) => l.baseId === viewer.labBaseId);
@@ -58,6 +88,7 @@ export const ViewerType = builder.objectRef<Viewer>('Viewer').implement({
       },
     }),
     logoutUrl: t.string({
+      description: 'Where to log out (REST), when a person is logged in.',
       nullable: true,
       resolve: (viewer, _args, context) =>
         viewer.person ? `${context.config.baseUrl}api/deconnexion` : null,
@@ -86,7 +117,10 @@ builder.mutationFields((t) => ({
     description: 'Logs a lab user in: the lab at `origine` must vouch for `token`. Starts a new session.',
     authScopes: { public: true },
     errors: { types: [InvalidInputError, LabNotAllowedError, LabLoginRejectedError, UpstreamError] },
-    args: { origine: t.arg.string(), token: t.arg.string() },
+    args: {
+      origine: t.arg.string({ description: 'The lab’s baseUrl (or baseId).' }),
+      token: t.arg.string({ description: 'The one-time token the lab gave the user.' }),
+    },
     resolve: (_root, args, context) => loginWithLab(context, args.origine, args.token),
   }),
   devLogin: t.field({
@@ -96,11 +130,11 @@ builder.mutationFields((t) => ({
     authScopes: { public: true },
     errors: { types: [InvalidInputError, NotFoundError] },
     args: {
-      pid: t.arg.string(),
-      nom: t.arg.string(),
-      prenom: t.arg.string(),
-      email: t.arg.string(),
-      roles: t.arg.stringList(),
+      pid: t.arg.string({ description: 'The person’s pid (`origin/id`); created when unknown.' }),
+      nom: t.arg.string({ description: 'Family name, for a new person.' }),
+      prenom: t.arg.string({ description: 'Given name, for a new person.' }),
+      email: t.arg.string({ description: 'E-mail, for a new person.' }),
+      roles: t.arg.stringList({ description: 'Roles to grant (replace those an administrator granted).' }),
     },
     resolve: (_root, args, context) => devLogin(context, args),
   }),

@@ -23,6 +23,7 @@ builder.subscriptionType({
 });
 
 const ResourceChangeKindEnum = builder.enumType('ResourceChangeKind', {
+  description: 'What happened to a followed resource, as the caller may see it.',
   values: {
     CURRENT: { description: 'The first event: the resource as it is when the subscription starts.' },
     UPDATED: { description: 'Changed, or readable again.' },
@@ -34,8 +35,12 @@ const ResourceChangeKindEnum = builder.enumType('ResourceChangeKind', {
 const ResourceChangeType = builder.objectRef<ResourceChange>('ResourceChange').implement({
   description: 'A change of a followed resource; its content only while the caller may read it.',
   fields: (t) => ({
-    kind: t.field({ type: ResourceChangeKindEnum, resolve: (change) => change.kind }),
-    oid: t.exposeInt('oid'),
+    kind: t.field({
+      type: ResourceChangeKindEnum,
+      description: 'What happened.',
+      resolve: (change) => change.kind,
+    }),
+    oid: t.exposeInt('oid', { description: 'The followed resource.' }),
     resource: t.field({
       type: ResourceType,
       nullable: true,
@@ -48,7 +53,11 @@ const ResourceChangeType = builder.objectRef<ResourceChange>('ResourceChange').i
 const GroupsChangeType = builder.objectRef<GroupsChange>('MyGroupsChange').implement({
   description: 'The groups the caller manages, belongs to or follows, after a change of any of them.',
   fields: (t) => ({
-    groups: t.field({ type: [GroupRelationType], resolve: (change) => change.groups as never }),
+    groups: t.field({
+      type: [GroupRelationType],
+      description: 'Every group of the caller, with how the caller relates to it (as `myGroups`).',
+      resolve: (change) => change.groups as never,
+    }),
   }),
 });
 

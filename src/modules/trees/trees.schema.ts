@@ -15,7 +15,13 @@ builder.queryFields((t) => ({
       types: [InvalidInputError, ResourceNotFoundError, AuthenticationRequiredError, ForbiddenError],
       directResult: false,
     },
-    args: { ref: t.arg.string({ required: true }), childrenOnly: t.arg.boolean({ defaultValue: false }) },
+    args: {
+      ref: t.arg.string({ description: 'The tree: oid, rid or `origine/idOrigine`.', required: true }),
+      childrenOnly: t.arg.boolean({
+        description: 'Only the children of the tree, not the tree node itself.',
+        defaultValue: false,
+      }),
+    },
     resolve: (_root, args, context) => jstree(context, args.ref, args.childrenOnly ?? false),
   }),
 }));

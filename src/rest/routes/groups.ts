@@ -5,7 +5,24 @@ import { type LegacyRoute, pathId, type RequestParts } from '../route-table.ts';
 type LegacyGroup = { __typename?: string; nom: string } & Record<string, unknown>;
 type Relation = { manager: boolean; member: boolean; follower: boolean; group: LegacyGroup };
 
-const group = ({ __typename, ...fields }: LegacyGroup) => fields;
+type Manager = { person: { oid?: number; label?: string } };
+
+/** GraphQL selection (src/rest/operations/groups.graphql) → legacy property, in place. */
+const LEGACY_MANAGERS: Record<string, [legacyName: string, value: (manager: Manager) => unknown]> = {
+  managers: ['gestionnaires', (manager) => manager.person.oid],
+  managerNames: ['gestionnairesNames', (manager) => manager.person.label],
+};
+
+/** A group's legacy JSON: its managers as `gestionnaires` (oids) and `gestionnairesNames`. */
+function group({ __typename, ...fields }: LegacyGroup) {
+  const legacy: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const renamed = Object.hasOwn(LEGACY_MANAGERS, name) ? LEGACY_MANAGERS[name] : undefined;
+    if (renamed) legacy[renamed[0]] = (value as Manager[]).map(renamed[1]);
+    else legacy[name] = value;
+  }
+  return legacy;
+}
 const byName = ({ params }: RequestParts) => ({ nom: params.nom });
 const nothing = () => ({});
 /** Group list routes hide internal failures behind this message (API document, "Errors"). */

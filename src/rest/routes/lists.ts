@@ -5,6 +5,7 @@
  */
 import { InvalidInputError } from '../../errors.ts';
 import { parseInt32 } from '../../lib/integers.ts';
+import { FORBIDDEN_KEYS } from '../../security/input-limits.ts';
 import { listQuery, ref } from '../api-schemas.ts';
 import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
 import { legacyFields, legacyRef, type Result } from '../shapes/resources.ts';
@@ -53,11 +54,17 @@ function filtersOf(raw: unknown): unknown {
 
 function listVariables(parts: RequestParts) {
   const args = listArguments(parts);
-  const params = Object.fromEntries(Object.entries(args).filter(([key]) => !RESERVED.has(key)));
+  // Values as text, as the search reads them (each then split at commas).
+  const indexParameters = Object.entries(args)
+    .filter(([key]) => !RESERVED.has(key))
+    .map(([index, raw]) => ({ index, values: (Array.isArray(raw) ? raw : [raw]).map(String) }));
+  // Names became values: the input limits, which refuse these keys in variables, no longer see them.
+  const forbidden = indexParameters.find(({ index }) => FORBIDDEN_KEYS.has(index));
+  if (forbidden) throw new InvalidInputError(`${forbidden.index} : propriété interdite`);
   const format = text(args.format) ?? 'ref';
   return {
     filters: filtersOf(args.filters),
-    params: Object.keys(params).length > 0 ? params : null,
+    indexParameters: indexParameters.length > 0 ? indexParameters : null,
     orderBy: text(args.orderBy) ?? null,
     order: text(args.order) ?? null,
     start: integer(args.start ?? args.skip),

@@ -3,9 +3,45 @@
  * checkLab, checkRepo, baseId, deferPost, notifyError; compatibility notes §7).
  */
 
+import { deferredBody } from '../../modules/labs/lab-helpers.service.ts';
+import { parseExternalUpdateInput, parseListenerInput } from '../../modules/peers/peers.service.ts';
 import { ref } from '../api-schemas.ts';
 import type { LegacyResponse } from '../legacy-response.ts';
 import { type LegacyRoute, text } from '../route-table.ts';
+
+/**
+ * A declared list of a configuration check as DeclaredBaseInput entries: an entry that is not an
+ * object, or a field that is not text, is sent as null, which the check reports as missing.
+ */
+function declaredBases(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((entry) => {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return null;
+    const { baseId, baseUrl } = entry as Record<string, unknown>;
+    const textOrNull = (field: unknown) => (typeof field === 'string' ? field : null);
+    return { baseId: textOrNull(baseId), baseUrl: textOrNull(baseUrl) };
+  });
+}
+
+/** A checkLab or checkRepo body as LabConfigurationInput or RepositoryConfigurationInput. */
+function configurationInput(body: Record<string, unknown>, fields: Record<string, string>) {
+  const input: Record<string, unknown> = {};
+  const malformedLists: string[] = [];
+  for (const [legacyName, name] of Object.entries(fields)) {
+    const value = body[legacyName];
+    if (value === undefined) continue;
+    if (legacyName === 'baseUrl') input[name] = typeof value === 'string' ? value : null;
+    else if (value === null || Array.isArray(value)) input[name] = declaredBases(value);
+    else malformedLists.push(legacyName);
+  }
+  return malformedLists.length > 0 ? { ...input, malformedLists } : input;
+}
+
+/** A deferred post: the lab URL, and what is forwarded there. */
+function deferredPost(input: unknown) {
+  const { deferUrl, ...payload } = deferredBody(input);
+  return { deferUrl: typeof deferUrl === 'string' ? deferUrl : null, payload };
+}
 
 /** A failed configuration check is `{success: false, errors, warnings}`, a bad request. */
 const checkStatus = (response: LegacyResponse) => ({
@@ -26,7 +62,7 @@ export const peerRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/ressource/registerListener'],
     operation: 'RegisterPeerListener',
-    variables: ({ body }) => ({ input: body }),
+    variables: ({ body }) => ({ input: parseListenerInput(body) }),
     shape: ({ warnings }) => (warnings.length > 0 ? { warnings } : {}),
     doc: {
       summary: 'A peer asks to be told when resources change',
@@ -38,7 +74,7 @@ export const peerRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/ressource/externalUpdate'],
     operation: 'ApplyExternalUpdate',
-    variables: ({ body }) => ({ input: body }),
+    variables: ({ body }) => ({ input: parseExternalUpdateInput(body) }),
     shape: () => ({}),
     doc: {
       summary: 'A peer’s changed Ref: updates the trees holding it',
@@ -61,7 +97,9 @@ export const peerRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/checkLab'],
     operation: 'CheckLab',
-    variables: ({ body }) => ({ input: body }),
+    variables: ({ body }) => ({
+      input: configurationInput(body, { baseUrl: 'baseUrl', sesatheques: 'repositories' }),
+    }),
     shape: checkResult,
     respond: checkStatus,
     doc: {
@@ -82,7 +120,9 @@ export const peerRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/checkRepo'],
     operation: 'CheckRepo',
-    variables: ({ body }) => ({ input: body }),
+    variables: ({ body }) => ({
+      input: configurationInput(body, { sesatheques: 'repositories', sesalabs: 'labs' }),
+    }),
     shape: checkResult,
     respond: checkStatus,
     doc: {
@@ -123,7 +163,7 @@ export const peerRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/deferPost'],
     operation: 'DeferPost',
-    variables: ({ body, text: raw }) => ({ input: raw ?? body }),
+    variables: ({ body, text: raw }) => ({ input: deferredPost(raw ?? body) }),
     shape: () => ({}),
     doc: {
       summary: 'Forward a post to a lab (sent by pages as they unload)',
@@ -140,7 +180,7 @@ export const peerRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/notifyError'],
     operation: 'NotifyError',
-    variables: ({ body, text: raw }) => ({ input: raw ?? body }),
+    variables: ({ body, text: raw }) => ({ input: { report: raw ?? body } }),
     shape: () => ({}),
     doc: {
       summary: 'Record a client error in the logs',

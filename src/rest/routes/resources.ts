@@ -1,6 +1,7 @@
 /** Legacy resource routes (API document, "Resources"; compatibility notes §3, §4). */
 import { oidParam, originParams, ref, resourceOrRef, resourceQuery } from '../api-schemas.ts';
 import { type LegacyRoute, pathId, type RequestParts, text } from '../route-table.ts';
+import { relationsInput, resourceInput } from '../shapes/resource-input.ts';
 import { legacyRef, type Result, legacyResource as shaped } from '../shapes/resources.ts';
 
 const legacyResource = (resource: Result, { query }: RequestParts) => shaped(resource, query.format);
@@ -20,15 +21,19 @@ const byPair = (parts: RequestParts) => ({
 });
 const pairLabel = ({ params }: RequestParts) => `${params.origine}/${params.idOrigine}`;
 
-/** `reponseRessourceOid`, or a Ref with `format=ref`; warnings when there are any. */
-function savedResource(result: Result, parts: RequestParts) {
-  const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {};
+/**
+ * `reponseRessourceOid`, or a Ref with `format=ref`; warnings when there are any, those of unknown
+ * properties (which the typed input could not carry) first, as the legacy validation listed them.
+ */
+function savedResource(result: Result, parts: RequestParts, posted: string[] = []) {
+  const all = [...posted, ...result.warnings];
+  const warnings = all.length > 0 ? { warnings: all } : {};
   if (parts.query.format === 'ref') return { ...legacyRef(result.resource.ref), ...warnings };
   return { oid: result.oid, ...warnings };
 }
 
 const saveVariables = ({ body, query }: RequestParts) => ({
-  input: body,
+  input: resourceInput(body).input,
   merge: ['1', 'true'].includes(text(query.merge) ?? text(query.partial) ?? ''),
   asRef: query.format === 'ref',
 });
@@ -51,7 +56,7 @@ export const resourceRoutes: LegacyRoute[] = [
     paths: ['/api/ressource'],
     operation: 'SaveResource',
     variables: saveVariables,
-    shape: savedResource,
+    shape: (result, parts) => savedResource(result, parts, resourceInput(parts.body).warnings),
     doc: {
       summary: 'Create, overwrite or merge a resource',
       query: {
@@ -71,7 +76,7 @@ export const resourceRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/ressource/addRelations'],
     operation: 'AddResourceRelations',
-    variables: ({ body, query }) => ({ input: body, asRef: query.format === 'ref' }),
+    variables: ({ body, query }) => ({ input: relationsInput(body), asRef: query.format === 'ref' }),
     shape: savedResource,
     doc: {
       summary: 'Add relations to a resource',
