@@ -5,13 +5,7 @@
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { messages, statusOf } from '../errors.ts';
-import type { OperationRoute, RequestParts } from './route-table.ts';
-
-export interface LegacyResponse {
-  status: number;
-  body: Record<string, unknown>;
-  headers?: Record<string, string>;
-}
+import type { LegacyResponse, OperationRoute, RequestParts } from './route-table.ts';
 
 export function failure(status: number, error: string): LegacyResponse {
   return { status, body: { success: false, error } };

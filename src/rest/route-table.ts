@@ -6,7 +6,13 @@
  */
 import { NotFoundError } from '../errors.ts';
 import { parseId } from '../lib/integers.ts';
-import type { LegacyResponse } from './legacy-response.ts';
+
+/** A legacy answer: status, JSON body, headers (src/rest/legacy-response.ts builds them). */
+export interface LegacyResponse {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
 
 export interface RequestParts {
   /** The request path, without the query string. */

@@ -2,9 +2,10 @@
  * The Ref of a local resource as sent to peer repositories (compatibility notes §4). Unlike the
  * GraphQL `Ref`, it carries no rights string: rights belong to a viewer, and a peer is none.
  */
+
+import type { RefShape } from '../resources/ref.ts';
 import { isPublicAndPublished } from '../resources/resources.policy.ts';
 import { type FullResource, ridOf } from '../resources/resources.repository.ts';
-import type { RefShape } from '../resources/resources.schema.ts';
 
 /** The GraphQL `Ref` without the viewer's rights; `cle`, `enfants`, `parametres` only where they apply. */
 export type PeerRef = Omit<RefShape, 'droits' | 'cle' | 'enfants' | 'parametres'> &

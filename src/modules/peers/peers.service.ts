@@ -8,9 +8,9 @@ import type { Context } from '../../context.ts';
 import { db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { InvalidInputError } from '../../errors.ts';
-import { RID_PATTERN } from '../resources/resource-input.ts';
 import { localOid, ridOf } from '../resources/resources.repository.ts';
 import { saveResource } from '../resources/resources.service.ts';
+import { RID_PATTERN } from '../resources/vocabulary.ts';
 import { descendants, replaceChildren } from '../trees/tree-walk.ts';
 
 function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown): T {

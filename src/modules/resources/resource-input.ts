@@ -7,10 +7,7 @@ import { z } from 'zod';
 import { InvalidInputError } from '../../errors.ts';
 import { INT32_MAX, INT32_MIN } from '../../lib/integers.ts';
 import { checkTreeChildren } from '../trees/tree-input.ts';
-import { RELATION_TYPES } from './vocabulary.ts';
-
-/** `<baseId>/<id>`: one slash, nothing blank. */
-export const RID_PATTERN = /^[^/\s]+\/[^/\s]+$/;
+import { RELATION_TYPES, RID_PATTERN } from './vocabulary.ts';
 
 const text = z.string({ error: 'doit être une chaîne de caractères' });
 const nonEmpty = text.min(1, 'ne doit pas être vide');

@@ -25,6 +25,7 @@ import { errorType } from '../../graphql/errors.ts';
 import { GroupType } from '../groups/groups.schema.ts';
 import { PersonType } from '../persons/persons.schema.ts';
 import { cloneResource, createAlias, forkAlias } from './copies.service.ts';
+import type { RefShape } from './ref.ts';
 import {
   type DocumentParts,
   type GroupSummary,
@@ -83,21 +84,6 @@ const ResolvedRelationType = builder.simpleObject('ResolvedRelation', {
     type: t.string({ description: 'The target’s type; null as `titre` is.', nullable: true }),
   }),
 });
-
-export interface RefShape {
-  aliasOf: string;
-  titre: string;
-  resume: string;
-  description: string;
-  commentaires: string;
-  type: string;
-  categories: number[];
-  public: boolean;
-  cle: string | null;
-  enfants: unknown;
-  parametres: unknown;
-  droits: string;
-}
 
 export const RefType = builder.objectRef<RefShape>('Ref').implement({
   description: 'The reduced form of a resource used in lists and trees. It has no oid.',

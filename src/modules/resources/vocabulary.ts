@@ -4,6 +4,9 @@
  * write (the API document lists an unknown relation type as an error); the other lists describe.
  */
 
+/** A rid, `<baseId>/<id>`: one slash, nothing blank. */
+export const RID_PATTERN = /^[^/\s]+\/[^/\s]+$/;
+
 export const RESOURCE_TYPES: Record<string, string> = {
   am: 'aide mathenpoche',
   arbre: 'arbre (liste hiérarchisée)',

@@ -4,7 +4,7 @@
  * and a type. Every problem names the child by its position and title, so an editor can find it.
  */
 import type { z } from 'zod';
-import { RID_PATTERN } from '../resources/resource-input.ts';
+import { RID_PATTERN } from '../resources/vocabulary.ts';
 
 type Issues = Pick<z.core.$RefinementCtx, 'addIssue'>;
 

@@ -6,7 +6,7 @@
 import { deferredBody } from '../../modules/labs/lab-helpers.service.ts';
 import { parseExternalUpdateInput, parseListenerInput } from '../../modules/peers/peers.service.ts';
 import { ref } from '../api-schemas.ts';
-import type { LegacyResponse } from '../legacy-response.ts';
+import type { LegacyResponse } from '../route-table.ts';
 import { type LegacyRoute, text } from '../route-table.ts';
 
 /**
