@@ -65,6 +65,14 @@ export class ForbiddenError extends DomainError {
   }
 }
 
+/**
+ * The refusal of an operation to this caller: 401 when nobody is authenticated (logging in may
+ * help), 403 otherwise. The one place that choice is made.
+ */
+export function deniedError(viewer: { kind: string }): AuthenticationRequiredError | ForbiddenError {
+  return viewer.kind === 'anonymous' ? new AuthenticationRequiredError() : new ForbiddenError();
+}
+
 export class NotFoundError extends DomainError {
   constructor(message: string = messages.notFound) {
     super('NOT_FOUND', message);

@@ -18,7 +18,7 @@ import type { Permission } from '../auth/permissions.ts';
 import { hasPermission } from '../auth/viewer.ts';
 import type { Context } from '../context.ts';
 import { db } from '../db/client.ts';
-import { AuthenticationRequiredError, ForbiddenError } from '../errors.ts';
+import { deniedError } from '../errors.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 
@@ -50,8 +50,7 @@ export const builder = new SchemaBuilder<{
       allRights: context.viewer.allRights,
       permission: (permission: Permission) => hasPermission(context.viewer, permission),
     }),
-    unauthorizedError: (_parent, context) =>
-      context.viewer.kind === 'anonymous' ? new AuthenticationRequiredError() : new ForbiddenError(),
+    unauthorizedError: (_parent, context) => deniedError(context.viewer),
   },
   errors: { defaultTypes: [], directResult: true },
   // Cursor connections only: no global `node`/`nodes` fields (each would need its own auth scope).

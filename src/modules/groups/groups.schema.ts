@@ -3,7 +3,7 @@ import { wrapErrorIfMatches } from '@pothos/plugin-errors';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { Context } from '../../context.ts';
 import type { Group } from '../../db/client.ts';
-import { AuthenticationRequiredError, ForbiddenError } from '../../errors.ts';
+import { deniedError, ForbiddenError } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { errorType } from '../../graphql/errors.ts';
 import { auditActor } from '../audit/audit.service.ts';
@@ -130,8 +130,7 @@ const SaveGroupInputType = builder.inputType('SaveGroupInput', {
 const createGroupScopes = {
   authScopes: { $all: { person: true, permission: 'createGroupe' } },
   unauthorizedResolver: (_parent: unknown, _args: unknown, context: Context) => {
-    if (context.viewer.person === null)
-      throw context.viewer.kind === 'anonymous' ? new AuthenticationRequiredError() : new ForbiddenError();
+    if (context.viewer.person === null) throw deniedError(context.viewer);
     // Wrapped as the errors plugin wraps what a resolver throws: a member of the result union.
     return wrapErrorIfMatches(new ForbiddenError(), [ForbiddenError]) as never;
   },

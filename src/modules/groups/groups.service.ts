@@ -7,7 +7,7 @@
 import type { Viewer } from '../../auth/viewer.ts';
 import { db, type Prisma, type Transaction } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { AuthenticationRequiredError, ForbiddenError } from '../../errors.ts';
+import { deniedError, ForbiddenError } from '../../errors.ts';
 import { normaliseForComparison } from '../../lib/text.ts';
 import {
   type AuditActor,
@@ -53,7 +53,7 @@ export function checkGroupName(nom: string | null | undefined): { nom: string; n
 
 function requirePerson(viewer: Viewer) {
   if (viewer.person) return viewer.person;
-  throw viewer.kind === 'anonymous' ? new AuthenticationRequiredError() : new ForbiddenError();
+  throw deniedError(viewer);
 }
 
 export async function findGroup(oid: number, query: GroupQuery = {}) {

@@ -7,7 +7,7 @@
  */
 import type { Context } from '../../context.ts';
 import { db } from '../../db/client.ts';
-import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
+import { deniedError, ForbiddenError, InvalidInputError } from '../../errors.ts';
 import { fetchPeerResource } from '../peers/peer-sources.ts';
 import { ResourceNotFoundError } from './resources.errors.ts';
 import { canCreate } from './resources.policy.ts';
@@ -17,8 +17,7 @@ import { EDITABLE_TYPES, RELATION_COPY_OF } from './vocabulary.ts';
 
 function requireCreator(context: Context) {
   const person = context.viewer.person;
-  if (!person)
-    throw context.viewer.kind === 'anonymous' ? new AuthenticationRequiredError() : new ForbiddenError();
+  if (!person) throw deniedError(context.viewer);
   if (!canCreate(context.viewer)) throw new ForbiddenError();
   return person;
 }

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Context, memo } from '../../context.ts';
 import { db, type Prisma, type Transaction } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
+import { deniedError, ForbiddenError, InvalidInputError } from '../../errors.ts';
 import { parseId } from '../../lib/integers.ts';
 import { auditActor, auditEntryData, changedFields, recordAudit, stateAs } from '../audit/audit.service.ts';
 import { groupNameKey } from '../groups/groups.service.ts';
@@ -61,7 +61,7 @@ export function rightsSubject(context: Context, resourceOid?: number): RightsSub
 }
 
 function denied(context: Context): Error {
-  return context.viewer.kind === 'anonymous' ? new AuthenticationRequiredError() : new ForbiddenError();
+  return deniedError(context.viewer);
 }
 
 // ---------------------------------------------------------------------------------------------
