@@ -25,7 +25,7 @@ import { errorType } from '../../graphql/errors.ts';
 import { GroupType } from '../groups/groups.schema.ts';
 import { PersonType } from '../persons/persons.schema.ts';
 import { cloneResource, createAlias, forkAlias } from './copies.service.ts';
-import type { RefShape } from './ref.ts';
+import { type RefShape, refFields } from './ref.ts';
 import {
   type DocumentParts,
   type GroupSummary,
@@ -40,7 +40,7 @@ import {
   ResourceRelationsInputType,
 } from './resource-inputs.schema.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
-import { canRead, isPublicAndPublished, rightsString } from './resources.policy.ts';
+import { canRead, rightsString } from './resources.policy.ts';
 import { localOid, ridOf } from './resources.repository.ts';
 import {
   addRelations,
@@ -162,19 +162,8 @@ const ResourceAuthorGroupType = groupLink(
 
 /** The Ref form of a resource, with the viewer's rights. */
 export function refOf(context: Context, document: ResourceDocument): RefShape {
-  const isPublic = isPublicAndPublished(document.facts);
   return {
-    aliasOf: document.aliasOf ?? ridOf(context.config.baseId, document.oid),
-    titre: document.titre,
-    resume: document.resume,
-    description: document.description,
-    commentaires: document.commentaires,
-    type: document.type,
-    categories: loaded(document.categories, 'links'),
-    public: isPublic,
-    cle: isPublic ? null : document.cle,
-    enfants: document.type === 'arbre' ? (document.enfants ?? []) : null,
-    parametres: document.type === 'sequenceModele' ? document.parametres : null,
+    ...refFields(document, loaded(document.categories, 'links'), context.config.baseId),
     droits: rightsString(rightsSubject(context, document.oid), document.facts),
   };
 }
