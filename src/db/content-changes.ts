@@ -38,6 +38,8 @@ export const NON_CONTENT_MODELS: ReadonlySet<string> = new Set([
 ]);
 
 const CHANNEL = 'rrs_content_changed';
+/** The `application_name` of each instance's listening connection. */
+export const FEED_APPLICATION_NAME = 'rrs-content-changes';
 const SQLITE_POLL_MS = 250;
 const RECONNECT_MS = 1000;
 
@@ -159,7 +161,9 @@ class ContentChanges {
     };
 
     const connect = async (): Promise<void> => {
-      const next = new pg.Client({ connectionString: databaseUrl });
+      // Named, so that operators (and tests) find it in pg_stat_activity whatever it last ran: it
+      // also sends this instance's notifications.
+      const next = new pg.Client({ connectionString: databaseUrl, application_name: FEED_APPLICATION_NAME });
       const lost = (error?: Error) => {
         if (client !== next || stopped) return;
         client = undefined;

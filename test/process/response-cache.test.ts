@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEED_APPLICATION_NAME } from '../../src/db/content-changes.ts';
 import { createTestDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
 import { configFile, startServer } from '../support/server-process.ts';
 
@@ -97,11 +98,14 @@ describe(`response cache across instances (${provider})`, () => {
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
       try {
-        // Ends every LISTEN connection of both instances.
-        await admin.query(
+        // Ends the listening connection of both instances (by name: it also sends notifications,
+        // so its last statement may be a pg_notify rather than its LISTEN).
+        const { rows } = await admin.query(
           `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-           WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+           WHERE datname = current_database() AND application_name = $1`,
+          [FEED_APPLICATION_NAME],
         );
+        expect(rows).toHaveLength(2);
       } finally {
         await admin.end();
       }
