@@ -6,7 +6,8 @@
  * content changes (src/db/content-changes.ts: this instance's commits at once, other instances'
  * through PostgreSQL NOTIFY or SQLite's data version), and emits only what differs from what it
  * sent last. Changes heard within `debounceMs` wake each subscription once, so a burst of writes
- * costs each subscription one check; a change during a check is followed by one more check.
+ * costs each subscription one check; a change during a check is followed by one more check, and
+ * what that check read is not told: its statements may straddle the commit.
  */
 import { Repeater } from 'graphql-yoga';
 import { contentChanges } from '../../db/content-changes.ts';
@@ -17,6 +18,17 @@ export interface SubscriptionLimits {
   maxPerCaller: number;
   maxTotal: number;
   debounceMs: number;
+}
+
+/**
+ * What one subscription follows: `first` is sent at once; after each change `read` reads afresh
+ * (for the caller as they are now) and `tell` answers what differs from what was sent last, or
+ * undefined when nothing does.
+ */
+export interface Watcher<State, Event> {
+  first: Event;
+  read: () => Promise<State>;
+  tell: (state: State) => Event | undefined;
 }
 
 /** A subscription beyond the caller's or the instance's limit: refused when it starts. */
@@ -107,11 +119,11 @@ export class SubscriptionHub {
   }
 
   /**
-   * The events of one subscription: `first`, then what `check` finds after each change (undefined:
-   * nothing to tell), until the client leaves or the instance stops. A failed check is logged and
-   * the subscription waits for the next change: nothing is sent that a check did not allow.
+   * The events of one subscription: `first`, then what the watcher tells after each change, until
+   * the client leaves or the instance stops. A failed check is logged and the subscription waits
+   * for the next change: nothing is sent that a check did not allow.
    */
-  stream<T>(watch: Watch, first: T, check: () => Promise<T | undefined>): AsyncIterable<T> {
+  stream<S, T>(watch: Watch, { first, read, tell }: Watcher<S, T>): AsyncIterable<T> {
     const log = this.logger;
     const events = new Repeater<T>(async (push, stop) => {
       // The client left (Yoga returns the iterator) or the stream ended: the slot is freed at once.
@@ -122,7 +134,12 @@ export class SubscriptionHub {
       await push(first);
       while (await Promise.race([watch.changed(), stopped])) {
         try {
-          const event = await check();
+          const generation = contentChanges.generation;
+          const state = await read();
+          // A commit landed while it read (several statements): rows from before and after it
+          // may be mixed. That commit woke this subscription again: the next check tells it.
+          if (contentChanges.generation !== generation) continue;
+          const event = tell(state);
           if (event !== undefined) await push(event);
         } catch (error) {
           log.warn({ err: error }, 'subscription check failed: waiting for the next change');

@@ -7,6 +7,7 @@ import type { Context } from '../../context.ts';
 import { builder } from '../../graphql/builder.ts';
 import { GroupRelationType } from '../groups/groups.schema.ts';
 import { ResourceType } from '../resources/resources.schema.ts';
+import type { Watcher } from './hub.ts';
 import {
   callerKey,
   type GroupsChange,
@@ -88,16 +89,15 @@ const SearchChangeFilterType = builder.inputType('SearchChangeFilter', {
 });
 
 /** Opens a slot for the caller, runs the first read (whose errors reach the client), then streams. */
-async function follow<T>(
+async function follow<S, T>(
   context: Context,
-  start: () => Promise<{ first: T; check: () => Promise<T | undefined> }>,
+  start: () => Promise<Watcher<S, T>>,
 ): Promise<AsyncIterable<T>> {
   const hub = context.services.subscriptions;
   // Opened before the first read: a change during it is checked afterwards, never missed.
   const watch = hub.open(callerKey(context));
   try {
-    const { first, check } = await start();
-    return hub.stream(watch, first, check);
+    return hub.stream(watch, await start());
   } catch (error) {
     watch.end();
     throw error;

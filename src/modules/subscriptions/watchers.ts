@@ -16,6 +16,7 @@ import { prepareSearch, withWords } from '../lists/lists.service.ts';
 import type { ResourceDocument } from '../resources/resource-documents.ts';
 import { ResourceNotFoundError } from '../resources/resources.errors.ts';
 import { readResource } from '../resources/resources.service.ts';
+import type { Watcher } from './hub.ts';
 
 type StreamRequest = { sessionID?: string; sessionStore?: Store };
 
@@ -81,31 +82,33 @@ function fingerprint(document: ResourceDocument): string {
  * read is told as REMOVED (deleted, or hidden from an anonymous caller, as the query answers not
  * found) or FORBIDDEN (it exists, the caller may not read it), without its content.
  */
-export async function resourceWatcher(context: Context, oid: number) {
+export async function resourceWatcher(
+  context: Context,
+  oid: number,
+): Promise<Watcher<ResourceChange, ResourceChange>> {
   const read = () => readResource(context, { where: { oid }, label: String(oid), byKey: false });
   const document = await read();
   let last = fingerprint(document);
-  const first: ResourceChange = { kind: 'CURRENT', oid, resource: document };
-  const check = async (): Promise<ResourceChange | undefined> => {
-    await refreshCaller(context);
-    let state: ResourceChange;
-    let seen: string;
-    try {
-      const current = await read();
-      seen = fingerprint(current);
-      state = { kind: 'UPDATED', oid, resource: current };
-    } catch (error) {
-      if (error instanceof ResourceNotFoundError) state = { kind: 'REMOVED', oid, resource: null };
-      else if (error instanceof ForbiddenError || error instanceof AuthenticationRequiredError)
-        state = { kind: 'FORBIDDEN', oid, resource: null };
-      else throw error;
-      seen = state.kind;
-    }
-    if (seen === last) return undefined;
-    last = seen;
-    return state;
+  return {
+    first: { kind: 'CURRENT', oid, resource: document },
+    read: async () => {
+      await refreshCaller(context);
+      try {
+        return { kind: 'UPDATED', oid, resource: await read() };
+      } catch (error) {
+        if (error instanceof ResourceNotFoundError) return { kind: 'REMOVED', oid, resource: null };
+        if (error instanceof ForbiddenError || error instanceof AuthenticationRequiredError)
+          return { kind: 'FORBIDDEN', oid, resource: null };
+        throw error;
+      }
+    },
+    tell: (state) => {
+      const seen = state.resource ? fingerprint(state.resource) : state.kind;
+      if (seen === last) return undefined;
+      last = seen;
+      return state;
+    },
   };
-  return { first, check };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,19 +138,24 @@ function readGroups(context: Context) {
 }
 
 /** Follows the groups the caller manages, belongs to or follows, and those groups' own fields. */
-export async function groupsWatcher(context: Context) {
+export async function groupsWatcher(
+  context: Context,
+): Promise<Watcher<GroupsChange['groups'], GroupsChange>> {
   const groups = await readGroups(context);
   let last = JSON.stringify(groups);
-  const first: GroupsChange = { groups };
-  const check = async (): Promise<GroupsChange | undefined> => {
-    await refreshCaller(context);
-    const current = await readGroups(context);
-    const seen = JSON.stringify(current);
-    if (seen === last) return undefined;
-    last = seen;
-    return { groups: current };
+  return {
+    first: { groups },
+    read: async () => {
+      await refreshCaller(context);
+      return readGroups(context);
+    },
+    tell: (current) => {
+      const seen = JSON.stringify(current);
+      if (seen === last) return undefined;
+      last = seen;
+      return { groups: current };
+    },
   };
-  return { first, check };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -163,6 +171,13 @@ export interface SearchChange {
   partial: boolean;
 }
 
+interface SearchState {
+  total: number;
+  /** Version stamps of the first matching resources, by oid. */
+  stamps: Map<number, string>;
+  partial: boolean;
+}
+
 export interface SearchFilters {
   filters: FilterInput[];
   fulltext?: string | null;
@@ -174,11 +189,15 @@ export interface SearchFilters {
  * difference. A resource saved again (dateMiseAJour, version or inc moved) is `changed`; one that no
  * longer matches, or that the caller may no longer read, is `removed`.
  */
-export async function searchWatcher(context: Context, search: SearchFilters, limit: number) {
+export async function searchWatcher(
+  context: Context,
+  search: SearchFilters,
+  limit: number,
+): Promise<Watcher<SearchState, SearchChange>> {
   const filters = search.fulltext?.trim()
     ? [...search.filters, { index: FULLTEXT, values: [search.fulltext] }]
     : search.filters;
-  const read = async () => {
+  const read = async (): Promise<SearchState> => {
     const where = withWords(await prepareSearch(context, { filters }));
     const [total, rows] = await Promise.all([
       countResources(where),
@@ -195,28 +214,31 @@ export async function searchWatcher(context: Context, search: SearchFilters, lim
     return { total, stamps, partial: rows.length < total };
   };
   let last = await read();
-  const first: SearchChange = {
-    total: last.total,
-    added: [...last.stamps.keys()],
-    changed: [],
-    removed: [],
-    partial: last.partial,
+  return {
+    first: {
+      total: last.total,
+      added: [...last.stamps.keys()],
+      changed: [],
+      removed: [],
+      partial: last.partial,
+    },
+    read: async () => {
+      await refreshCaller(context);
+      return read();
+    },
+    tell: (current) => {
+      const added: number[] = [];
+      const changed: number[] = [];
+      for (const [oid, stamp] of current.stamps) {
+        const before = last.stamps.get(oid);
+        if (before === undefined) added.push(oid);
+        else if (before !== stamp) changed.push(oid);
+      }
+      const removed = [...last.stamps.keys()].filter((oid) => !current.stamps.has(oid));
+      const same = added.length + changed.length + removed.length === 0 && current.total === last.total;
+      last = current;
+      if (same) return undefined;
+      return { total: current.total, added, changed, removed, partial: current.partial };
+    },
   };
-  const check = async (): Promise<SearchChange | undefined> => {
-    await refreshCaller(context);
-    const current = await read();
-    const added: number[] = [];
-    const changed: number[] = [];
-    for (const [oid, stamp] of current.stamps) {
-      const before = last.stamps.get(oid);
-      if (before === undefined) added.push(oid);
-      else if (before !== stamp) changed.push(oid);
-    }
-    const removed = [...last.stamps.keys()].filter((oid) => !current.stamps.has(oid));
-    const same = added.length + changed.length + removed.length === 0 && current.total === last.total;
-    last = current;
-    if (same) return undefined;
-    return { total: current.total, added, changed, removed, partial: current.partial };
-  };
-  return { first, check };
 }
