@@ -8,49 +8,29 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEED_APPLICATION_NAME } from '../../src/db/content-changes.ts';
-import { createTestDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
-import { configFile, startServer } from '../support/server-process.ts';
+import { provider } from '../setup/test-databases.ts';
+import { type InstancePair, startInstancePair } from '../support/instance-pair.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 
 const TOKEN = 'cache-api-token-0123456789';
+let pair: InstancePair;
 let url: string;
-let reader: ReturnType<typeof startServer>;
-let writer: ReturnType<typeof startServer>;
+let reader: ServerProcess;
 let readerBase: string;
-let writerBase: string;
 
 beforeAll(async () => {
-  url = await createTestDatabase('cache');
-  const env = {
-    CONFIG_FILE: configFile({
-      baseId: 'cache',
-      baseUrl: 'http://cache.test/',
-      listeMax: 100,
-      apiTokens: [TOKEN],
-      sessionSecret: 'cache-session-secret-0123456789',
-    }),
-    DATABASE_URL: url,
-  };
-  reader = startServer(env);
-  writer = startServer(env);
-  readerBase = `http://127.0.0.1:${await reader.serving}`;
-  writerBase = `http://127.0.0.1:${await writer.serving}`;
-});
-
-afterAll(async () => {
-  await Promise.all([reader?.stop(), writer?.stop()]);
-  await dropTestDatabase(url);
-});
-
-async function save(fields: Record<string, unknown>): Promise<number> {
-  const response = await fetch(`${writerBase}/api/ressource`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-apitoken': TOKEN },
-    body: JSON.stringify({ type: 'url', categories: [7], publie: true, restriction: 0, ...fields }),
+  pair = await startInstancePair('cache', TOKEN, {
+    baseId: 'cache',
+    baseUrl: 'http://cache.test/',
+    listeMax: 100,
+    sessionSecret: 'cache-session-secret-0123456789',
   });
-  const body = (await response.json()) as { oid: number };
-  expect(response.status, JSON.stringify(body)).toBe(200);
-  return body.oid;
-}
+  ({ url, reader, readerBase } = pair);
+});
+
+afterAll(() => pair?.stop());
+
+const save = (fields: Record<string, unknown>) => pair.save({ categories: [7], ...fields });
 
 const readTitle = async (oid: number) => {
   const response = await fetch(`${readerBase}/api/public/${oid}`);

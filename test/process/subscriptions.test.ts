@@ -5,53 +5,32 @@
  * the grace period.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
+import { provider } from '../setup/test-databases.ts';
 import { subscribe } from '../support/event-stream.ts';
-import { configFile, startServer } from '../support/server-process.ts';
+import { type InstancePair, startInstancePair } from '../support/instance-pair.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 
 const TOKEN = 'subs-api-token-0123456789';
 const GRACE_MS = 6000;
-let url: string;
-let reader: ReturnType<typeof startServer>;
-let writer: ReturnType<typeof startServer>;
+let pair: InstancePair;
+let reader: ServerProcess;
 let readerBase: string;
-let writerBase: string;
 
 beforeAll(async () => {
-  url = await createTestDatabase('subscriptions');
-  const env = {
-    CONFIG_FILE: configFile({
-      baseId: 'subs',
-      baseUrl: 'http://subs.test/',
-      listeMax: 100,
-      apiTokens: [TOKEN],
-      sessionSecret: 'subs-session-secret-0123456789',
-      lifecycle: { shutdownGraceMs: GRACE_MS },
-      subscriptions: { debounceMs: 20 },
-    }),
-    DATABASE_URL: url,
-  };
-  reader = startServer(env);
-  writer = startServer(env);
-  readerBase = `http://127.0.0.1:${await reader.serving}`;
-  writerBase = `http://127.0.0.1:${await writer.serving}`;
-});
-
-afterAll(async () => {
-  await Promise.all([reader?.stop(), writer?.stop()]);
-  await dropTestDatabase(url);
-});
-
-async function save(fields: Record<string, unknown>): Promise<number> {
-  const response = await fetch(`${writerBase}/api/ressource`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-apitoken': TOKEN },
-    body: JSON.stringify({ type: 'url', publie: true, restriction: 0, ...fields }),
+  pair = await startInstancePair('subscriptions', TOKEN, {
+    baseId: 'subs',
+    baseUrl: 'http://subs.test/',
+    listeMax: 100,
+    sessionSecret: 'subs-session-secret-0123456789',
+    lifecycle: { shutdownGraceMs: GRACE_MS },
+    subscriptions: { debounceMs: 20 },
   });
-  const body = (await response.json()) as { oid: number };
-  expect(response.status, JSON.stringify(body)).toBe(200);
-  return body.oid;
-}
+  ({ reader, readerBase } = pair);
+});
+
+afterAll(() => pair?.stop());
+
+const save = (fields: Record<string, unknown>) => pair.save(fields);
 
 const RESOURCE = `subscription Follow($oid: Int!) {
   resourceChanged(oid: $oid) { kind resource { titre } }
