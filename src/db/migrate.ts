@@ -99,7 +99,7 @@ export async function applyMigrations(databaseUrl: string, log: MigrationLog = s
     try {
       await migrate(target, migrations, log);
     } finally {
-      target.close();
+      await target.close();
     }
     return;
   }
@@ -283,6 +283,24 @@ class PostgresTarget implements MigrationTarget {
   }
 }
 
+/**
+ * Runs `attempt` until SQLite stops answering busy (another process holds a lock), waiting
+ * asynchronously between tries, at most SQLITE_LOCK_WAIT_MS.
+ */
+async function whileBusy(attempt: () => unknown): Promise<void> {
+  const deadline = Date.now() + SQLITE_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      attempt();
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      if (!code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+      await new Promise((done) => setTimeout(done, 50));
+    }
+  }
+}
+
 class SqliteTarget implements MigrationTarget {
   private constructor(private readonly database: Database.Database) {}
 
@@ -340,18 +358,8 @@ class SqliteTarget implements MigrationTarget {
   }
 
   /** Takes the write lock, waiting (asynchronously) while another process holds it. */
-  private async beginImmediate(): Promise<void> {
-    const deadline = Date.now() + SQLITE_LOCK_WAIT_MS;
-    for (;;) {
-      try {
-        this.database.exec('BEGIN IMMEDIATE');
-        return;
-      } catch (error) {
-        const code = (error as { code?: string }).code ?? '';
-        if (!code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
-        await new Promise((done) => setTimeout(done, 50));
-      }
-    }
+  private beginImmediate(): Promise<void> {
+    return whileBusy(() => this.database.exec('BEGIN IMMEDIATE'));
   }
 
   async exec(script: string): Promise<void> {
@@ -392,12 +400,13 @@ class SqliteTarget implements MigrationTarget {
     return splitQuery(script, sqliteSplitterOptions) as string[];
   }
 
-  close(): void {
-    // WAL lets readers run beside a writer; switching needs the file to ourselves, so it is done
-    // here, after migrating, and sticks to the file.
+  async close(): Promise<void> {
+    // WAL lets readers run beside a writer; switching needs the file to ourselves for a moment, so
+    // it is done here, after migrating, and sticks to the file. Another instance starting on the
+    // same file may hold a lock just then: wait for it, as for the write lock.
     try {
       if (this.database.pragma('journal_mode', { simple: true }) !== 'wal') {
-        this.database.pragma('journal_mode = WAL');
+        await whileBusy(() => this.database.pragma('journal_mode = WAL'));
       }
     } finally {
       this.database.close();

@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { postgreSplitterOptions, splitQuery, sqliteSplitterOptions } from 'dbgate-query-splitter';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrationsOf } from '../../src/db/migrate.ts';
+import { applyMigrations, migrationsOf } from '../../src/db/migrate.ts';
 import { createEmptyDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
 import { configFile, startServer } from '../support/server-process.ts';
 
@@ -236,4 +236,38 @@ describe(`migrations survive crashes (${provider})`, () => {
     expect(await migrationRows(url)).toEqual(allApplied());
     expect(await server.stop()).toBe(0);
   }, 60_000);
+});
+
+describe.runIf(provider === 'sqlite')('the switch to WAL after migrating (sqlite)', () => {
+  // Seen in CI with two instances starting on one fresh file: the one that had migrated failed to
+  // start ("database is locked") because the other held a lock the moment it switched to WAL.
+  it('waits for another connection’s lock instead of failing the start', async () => {
+    const url = await emptyDatabase();
+    await applyMigrations(url);
+    const file = url.replace(/^file:/, '');
+    const other = new Database(file);
+    try {
+      // A file not yet in WAL mode (as a fresh one is until its first start completes).
+      other.pragma('journal_mode = DELETE');
+      other.exec('BEGIN');
+      other.prepare('SELECT count(*) FROM sqlite_master').get();
+      const released = new Promise<void>((done) =>
+        setTimeout(() => {
+          other.exec('COMMIT');
+          done();
+        }, 300),
+      );
+      await applyMigrations(url);
+      await released;
+      const after = new Database(file, { readonly: true });
+      try {
+        expect(after.pragma('journal_mode', { simple: true })).toBe('wal');
+      } finally {
+        after.close();
+      }
+    } finally {
+      if (other.inTransaction) other.exec('COMMIT');
+      other.close();
+    }
+  });
 });
