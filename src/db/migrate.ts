@@ -287,12 +287,11 @@ class PostgresTarget implements MigrationTarget {
  * Runs `attempt` until SQLite stops answering busy (another process holds a lock), waiting
  * asynchronously between tries, at most SQLITE_LOCK_WAIT_MS.
  */
-async function whileBusy(attempt: () => unknown): Promise<void> {
+async function whileBusy<T>(attempt: () => T): Promise<T> {
   const deadline = Date.now() + SQLITE_LOCK_WAIT_MS;
   for (;;) {
     try {
-      attempt();
-      return;
+      return attempt();
     } catch (error) {
       const code = (error as { code?: string }).code ?? '';
       if (!code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
@@ -316,7 +315,12 @@ class SqliteTarget implements MigrationTarget {
     return new SqliteTarget(database);
   }
 
-  async rows(): Promise<MigrationRow[]> {
+  rows(): Promise<MigrationRow[]> {
+    // Outside any transaction: another instance may hold the file to itself for a moment.
+    return whileBusy(() => this.readRows());
+  }
+
+  private readRows(): MigrationRow[] {
     const present = this.database
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'")
       .get();
@@ -349,7 +353,8 @@ class SqliteTarget implements MigrationTarget {
       if (violations.length > 0) {
         throw new MigrationError(`foreign keys violated after the migration: ${JSON.stringify(violations)}`);
       }
-      this.database.exec('COMMIT');
+      // Without WAL (a fresh file), committing waits for the other instances' reads to end.
+      await whileBusy(() => this.database.exec('COMMIT'));
       return result;
     } catch (error) {
       if (this.database.inTransaction) this.database.exec('ROLLBACK');
@@ -358,8 +363,8 @@ class SqliteTarget implements MigrationTarget {
   }
 
   /** Takes the write lock, waiting (asynchronously) while another process holds it. */
-  private beginImmediate(): Promise<void> {
-    return whileBusy(() => this.database.exec('BEGIN IMMEDIATE'));
+  private async beginImmediate(): Promise<void> {
+    await whileBusy(() => this.database.exec('BEGIN IMMEDIATE'));
   }
 
   async exec(script: string): Promise<void> {
@@ -404,10 +409,13 @@ class SqliteTarget implements MigrationTarget {
     // WAL lets readers run beside a writer; switching needs the file to ourselves for a moment, so
     // it is done here, after migrating, and sticks to the file. Another instance starting on the
     // same file may hold a lock just then: wait for it, as for the write lock.
+    // Even reading the mode waits while the other holds the file to itself (switching, committing).
     try {
-      if (this.database.pragma('journal_mode', { simple: true }) !== 'wal') {
-        await whileBusy(() => this.database.pragma('journal_mode = WAL'));
-      }
+      await whileBusy(() => {
+        if (this.database.pragma('journal_mode', { simple: true }) !== 'wal') {
+          this.database.pragma('journal_mode = WAL');
+        }
+      });
     } finally {
       this.database.close();
     }

@@ -238,18 +238,23 @@ describe(`migrations survive crashes (${provider})`, () => {
   }, 60_000);
 });
 
-describe.runIf(provider === 'sqlite')('the switch to WAL after migrating (sqlite)', () => {
-  // Seen in CI with two instances starting on one fresh file: the one that had migrated failed to
-  // start ("database is locked") because the other held a lock the moment it switched to WAL.
-  it('waits for another connection’s lock instead of failing the start', async () => {
+describe.runIf(provider === 'sqlite')('another instance holding the file for a moment (sqlite)', () => {
+  // Seen in CI with two instances starting on one fresh file: one failed to start ("database is
+  // locked") because the other held a lock the moment it read the history or switched to WAL.
+  // A fresh file is not in WAL mode until a first start completes: readers and writers block each other.
+  it.each([
+    { step: 'committing the migrations', migrated: false, lock: 'BEGIN' },
+    { step: 'reading the history', migrated: true, lock: 'BEGIN EXCLUSIVE' },
+    { step: 'switching to WAL', migrated: true, lock: 'BEGIN' },
+  ])('waits for its lock while $step instead of failing the start', async ({ migrated, lock }) => {
     const url = await emptyDatabase();
-    await applyMigrations(url);
     const file = url.replace(/^file:/, '');
+    mkdirSync(dirname(file), { recursive: true });
+    if (migrated) await applyMigrations(url);
     const other = new Database(file);
     try {
-      // A file not yet in WAL mode (as a fresh one is until its first start completes).
       other.pragma('journal_mode = DELETE');
-      other.exec('BEGIN');
+      other.exec(lock);
       other.prepare('SELECT count(*) FROM sqlite_master').get();
       const released = new Promise<void>((done) =>
         setTimeout(() => {
@@ -259,15 +264,20 @@ describe.runIf(provider === 'sqlite')('the switch to WAL after migrating (sqlite
       );
       await applyMigrations(url);
       await released;
-      const after = new Database(file, { readonly: true });
-      try {
-        expect(after.pragma('journal_mode', { simple: true })).toBe('wal');
-      } finally {
-        after.close();
-      }
     } finally {
       if (other.inTransaction) other.exec('COMMIT');
       other.close();
+    }
+    const after = new Database(file, { readonly: true });
+    try {
+      expect(after.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(
+        after.prepare('SELECT count(*) AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL').get(),
+      ).toEqual({
+        n: migrations.length,
+      });
+    } finally {
+      after.close();
     }
   });
 });
