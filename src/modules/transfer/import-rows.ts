@@ -3,11 +3,10 @@
  * person, a group and a resource as the import writes them, and their comparison with the rows
  * read back. An import is idempotent because a record whose rows are the same is left alone.
  */
-import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Prisma } from '../../db/client.ts';
 import { isPublicAndPublished } from '../resources/resources.policy.ts';
-import type { FullResource, ResourceLinks } from '../resources/resources.repository.ts';
+import { type FullResource, newReadKey, type ResourceLinks } from '../resources/resources.repository.ts';
 import { DEFAULT_LANGUAGE } from '../resources/vocabulary.ts';
 import type { PersonRecord } from './format.ts';
 import type { Candidate, ValidGroup } from './import-records.ts';
@@ -51,8 +50,6 @@ export interface GroupFields {
   public: boolean;
   createdAt?: Date;
 }
-
-const newReadKey = () => randomBytes(18).toString('base64url');
 
 export function personRow(person: PersonRecord) {
   return { oid: person.oid, pid: person.pid, nom: person.nom, prenom: person.prenom, email: person.email };
