@@ -3,6 +3,7 @@
  * (reads go through resource-documents.ts instead), the mapping to the legacy JSON, and the
  * writing of a resource's multi-valued fields.
  */
+import { randomBytes } from 'node:crypto';
 import type { Prisma, Transaction } from '../../db/client.ts';
 import { parseId } from '../../lib/integers.ts';
 import { frenchStem, textWords } from '../../lib/text.ts';
@@ -45,6 +46,9 @@ export function factsOf(row: FullResource): RightsFacts {
 }
 
 export const ridOf = (baseId: string, oid: number) => `${baseId}/${oid}`;
+
+/** A new read key (`cle`): whoever holds it reads the resource, so it is random and unguessable. */
+export const newReadKey = () => randomBytes(18).toString('base64url');
 
 /** The oid a rid names in this repository (`<baseId>/<oid>`), or undefined (a peer's rid, or no oid). */
 export function localOid(baseId: string, rid: string): number | undefined {

@@ -3,7 +3,6 @@
  * save (create, overwrite or merge), deletion and relations. Every write runs in one transaction;
  * a failed write changes nothing.
  */
-import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type Context, memo } from '../../context.ts';
 import { db, type Prisma, type Transaction } from '../../db/client.ts';
@@ -33,6 +32,7 @@ import {
   fullInclude,
   type LegacyResource,
   localOid,
+  newReadKey,
   type ResourceLinks,
   ridOf,
   toLegacy,
@@ -241,8 +241,6 @@ async function groupOids(names: string[], warnings: string[], known: string[] = 
   known.push(...found.map((row) => row.nom));
   return found.map((row) => row.oid);
 }
-
-const newReadKey = () => randomBytes(18).toString('base64url');
 
 /**
  * The legacy save. With `merge` (or when neither `titre` nor `categories` is posted) the posted
