@@ -21,6 +21,7 @@ import { coreServices, createContextFactory, type Services } from './context.ts'
 import { db } from './db/client.ts';
 import { isUniqueViolation } from './db/errors.ts';
 import { messages } from './errors.ts';
+import { schema } from './graphql/schema.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import { compressAnswers } from './http/compression.ts';
 import { answerDatabaseUnavailable } from './http/database-unavailable.ts';
@@ -85,8 +86,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     metrics: config.metrics.bearerToken ? createMetrics() : undefined,
   };
   const createContext = createContextFactory(services);
-  const { yoga, graphiql } = createGraphQLServer(services, createContext);
-  const operations = loadOperations(yoga.getEnveloped().schema);
+  // The named operations the REST routes run, validated once here; GraphiQL shows them as examples.
+  const operations = loadOperations(schema);
+  const { yoga, graphiql } = createGraphQLServer(services, createContext, { exampleOperations: operations });
   const runOperation = createOperationRunner(yoga, operations);
 
   const origins = labOrigins(config);

@@ -13,13 +13,17 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
-import { type ExecutionResult, GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+} from 'graphql';
 import { createYoga, maskError, type Plugin, type YogaLogger, type YogaServerInstance } from 'graphql-yoga';
 import { authenticateApiToken } from '../auth/api-tokens.ts';
 import type { Context, createContextFactory, Services } from '../context.ts';
 import { serviceUnavailableError } from '../db/availability.ts';
 import { countReturnedErrors, useOperationObservation } from '../observability/metrics.ts';
-import { loadOperations } from '../rest/operations.ts';
 import { graphqlRequestVerdict, type TransportFacts, useCrossSitePolicy } from '../security/cross-site.ts';
 import { useInputLimits } from '../security/input-limits.ts';
 import { exampleTabs, type GraphiQLPage, graphiqlPage, TOKEN_HEADER_HINT } from './graphiql.ts';
@@ -120,9 +124,18 @@ export interface GraphQLServer {
   graphiql: GraphiQLPage | undefined;
 }
 
+export interface GraphQLServerOptions {
+  /**
+   * Named operations GraphiQL opens on as example tabs (operation name → a document holding it):
+   * the composition passes those the REST routes run, so that each one works as shown.
+   */
+  exampleOperations: ReadonlyMap<string, DocumentNode>;
+}
+
 export function createGraphQLServer(
   services: Services,
   createContext: ReturnType<typeof createContextFactory>,
+  options: GraphQLServerOptions,
 ): GraphQLServer {
   const limits = services.config.graphql;
   const armor = new EnvelopArmor({
@@ -136,11 +149,10 @@ export function createGraphQLServer(
     blockFieldSuggestion: { enabled: false },
   });
   if (services.metrics) countReturnedErrors(schema);
-  // The example tabs are the named operations the REST routes run: each one works as shown.
   const graphiql = limits.graphiql
     ? graphiqlPage({
         title: 'Resource Repository — GraphiQL',
-        defaultTabs: exampleTabs(loadOperations(schema)),
+        defaultTabs: exampleTabs(options.exampleOperations),
         headers: TOKEN_HEADER_HINT,
       })
     : undefined;

@@ -3,7 +3,8 @@
  * carries the caller as author; forking turns an alias into a real copy of its source, keeping the
  * alias oid. Cloning copies a type this repository can edit, and otherwise makes (or reuses) the
  * caller's alias; an alias of a peer's resource is made from its public form, fetched from the peer.
- * All go through `saveResource`: same validation, warnings and transaction.
+ * All go through `saveResource` (forking through `saveOver`, the alias being read already): same
+ * validation, warnings and transaction.
  */
 import type { Context } from '../../context.ts';
 import { db } from '../../db/client.ts';
@@ -12,7 +13,7 @@ import { fetchPeerResource } from '../peers/peer-sources.ts';
 import { ResourceNotFoundError } from './resources.errors.ts';
 import { canCreate } from './resources.policy.ts';
 import { type FullResource, type LegacyResource, localOid, ridOf, toLegacy } from './resources.repository.ts';
-import { loadFull, readResource, type SaveResult, saveResource } from './resources.service.ts';
+import { loadFull, readResource, type SaveResult, saveOver, saveResource } from './resources.service.ts';
 import { EDITABLE_TYPES, RELATION_COPY_OF } from './vocabulary.ts';
 
 function requireCreator(context: Context) {
@@ -134,11 +135,11 @@ export async function forkAlias(context: Context, oid: number): Promise<SaveResu
   if (sourceOid === undefined) throw new ResourceNotFoundError(alias!.aliasOf);
   const source = await readableSource(context, sourceOid);
   const content = contentOf(toLegacy(source, baseId));
-  return saveResource(
+  return saveOver(
     context,
+    alias!,
     {
       ...content,
-      oid: alias!.oid,
       aliasOf: null,
       relations: [...(content.relations ?? []), [RELATION_COPY_OF, alias!.aliasOf]],
     },

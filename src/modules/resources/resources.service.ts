@@ -3,43 +3,42 @@
  * save (create, overwrite or merge), deletion and relations. Every write runs in one transaction;
  * a failed write changes nothing.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { type Context, memo } from '../../context.ts';
 import { db, type Prisma, type Transaction } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { deniedError, ForbiddenError, InvalidInputError } from '../../errors.ts';
+import { DomainError, deniedError, InvalidInputError } from '../../errors.ts';
 import { parseId } from '../../lib/integers.ts';
-import { auditActor, auditEntryData, changedFields, recordAudit, stateAs } from '../audit/audit.service.ts';
+import { auditActor, auditEntryData, recordAudit, stateAs } from '../audit/audit.service.ts';
 import { groupNameKey } from '../groups/groups.service.ts';
 import { enqueueChangeNotifications } from '../peers/outbox.ts';
 import { type DocumentKey, loadDocument, type ResourceDocument } from './resource-documents.ts';
-import { parseRelationsInput, parseResourceInput, type ResourceFields } from './resource-input.ts';
-import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
 import {
-  canChangeAuthors,
-  canChangeGroups,
-  canCreate,
-  canDelete,
-  canFork,
-  canRead,
-  canUpdate,
-  isPublicAndPublished,
-  type RightsSubject,
-} from './resources.policy.ts';
+  type ParsedResourceInput,
+  parseRelationsInput,
+  parseResourceInput,
+  type ResourceFields,
+} from './resource-input.ts';
+import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
+import { canDelete, canRead, isPublicAndPublished, type RightsSubject } from './resources.policy.ts';
 import {
   type FullResource,
   factsOf,
   fullInclude,
-  type LegacyResource,
   localOid,
   newReadKey,
-  type ResourceLinks,
   ridOf,
   toLegacy,
   writeLinks,
   writeWords,
 } from './resources.repository.ts';
-import { DEFAULT_LANGUAGE } from './vocabulary.ts';
+import {
+  creationChanges,
+  decideSave,
+  namesToResolve,
+  planSave,
+  type ResolvedNames,
+  type SavePlan,
+} from './save-plan.ts';
 
 type Where = Prisma.ResourceWhereUniqueInput;
 
@@ -141,7 +140,7 @@ export async function loadFull(where: Where, tx: Transaction | typeof db = db): 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Saving
+// Saving: read, plan (save-plan.ts), write
 
 export interface SaveResult {
   oid: number;
@@ -149,41 +148,6 @@ export interface SaveResult {
   warnings: string[];
   created: boolean;
 }
-
-/** The state a save writes: scalars plus the multi-valued fields, in legacy names. */
-type ResourceState = Omit<
-  LegacyResource,
-  'oid' | 'rid' | 'cle' | 'dateCreation' | 'dateMiseAJour' | 'version' | 'inc' | 'archiveOid'
->;
-
-const CONTENT_DEFAULTS = {
-  titre: '',
-  resume: '',
-  description: '',
-  commentaires: '',
-  parametres: {},
-  niveaux: [],
-  categories: [],
-  typePedagogiques: [],
-  typeDocumentaires: [],
-  relations: [],
-  langue: DEFAULT_LANGUAGE,
-  publie: false,
-  restriction: 0,
-  indexable: true,
-} satisfies Partial<ResourceState>;
-
-/** Changing one of these archives the previous state and bumps the version. */
-const VERSION_TRIGGERS = [
-  'origine',
-  'idOrigine',
-  'parametres',
-  'enfants',
-  'auteurs',
-  'contributeurs',
-] as const;
-/** Changing one of these bumps the minor revision `inc` only. */
-const INC_TRIGGERS = ['titre', 'resume', 'description', 'commentaires'] as const;
 
 /** Finds the resource a save designates (null: create), or fails on an id that names nothing. */
 async function designated(context: Context, fields: ResourceFields): Promise<FullResource | null> {
@@ -212,34 +176,23 @@ async function designated(context: Context, fields: ResourceFields): Promise<Ful
   return row;
 }
 
-/** Oids of the known pids, in order; `known` receives those pids (what is written, for the audit). */
-async function personOids(
-  pids: string[],
-  label: string,
-  warnings: string[],
-  known: string[] = [],
-): Promise<number[]> {
-  if (pids.length === 0) return [];
-  const rows = await db.person.findMany({ where: { pid: { in: pids } }, select: { oid: true, pid: true } });
-  const byPid = new Map(rows.map((row) => [row.pid, row.oid]));
-  for (const pid of pids) if (!byPid.has(pid)) warnings.push(`${label} ${pid} inconnu, ignoré`);
-  known.push(...pids.filter((pid) => byPid.has(pid)));
-  return pids.flatMap((pid) => (byPid.has(pid) ? [byPid.get(pid)!] : []));
-}
-
-/** Oids of the existing groups, in order; `known` receives their names as stored. */
-async function groupOids(names: string[], warnings: string[], known: string[] = []): Promise<number[]> {
-  if (names.length === 0) return [];
-  const rows = await db.group.findMany({
-    where: { nomKey: { in: names.map(groupNameKey) } },
-    select: { oid: true, nomKey: true, nom: true },
-  });
-  const byKey = new Map(rows.map((row) => [row.nomKey, row]));
-  for (const nom of names)
-    if (!byKey.has(groupNameKey(nom))) warnings.push(`Groupe ${nom} inexistant, ignoré`);
-  const found = names.flatMap((nom) => (byKey.has(groupNameKey(nom)) ? [byKey.get(groupNameKey(nom))!] : []));
-  known.push(...found.map((row) => row.nom));
-  return found.map((row) => row.oid);
+/** The persons and groups a save names: one statement for the pids, one for the groups. */
+async function resolveNames(names: { pids: string[]; groupNames: string[] }): Promise<ResolvedNames> {
+  const persons =
+    names.pids.length === 0
+      ? []
+      : await db.person.findMany({ where: { pid: { in: names.pids } }, select: { oid: true, pid: true } });
+  const groups =
+    names.groupNames.length === 0
+      ? []
+      : await db.group.findMany({
+          where: { nomKey: { in: names.groupNames.map(groupNameKey) } },
+          select: { oid: true, nomKey: true, nom: true },
+        });
+  return {
+    persons: new Map(persons.map((row) => [row.pid, row.oid])),
+    groups: new Map(groups.map((row) => [row.nomKey, { oid: row.oid, nom: row.nom }])),
+  };
 }
 
 /**
@@ -254,240 +207,95 @@ export async function saveResource(
   merge: boolean,
   options: { forkingAlias?: boolean } = {},
 ): Promise<SaveResult> {
-  const { fields, posted, warnings } = parseResourceInput(body);
-  const existing = await designated(context, fields);
-  const mergeMode = merge || (!posted.has('titre') && !posted.has('categories'));
-  const subject = rightsSubject(context, existing?.oid);
-  const { baseId } = context.config;
+  const input = parseResourceInput(body);
+  return saveInput(context, input, await designated(context, input.fields), merge, options);
+}
 
-  let before: ResourceState | null = null;
-  if (existing) {
-    const facts = factsOf(existing);
-    const allowed = options.forkingAlias ? canFork(subject, facts) : canUpdate(subject, facts);
-    if (!allowed) throw canRead(subject, facts) ? new ForbiddenError() : denied(context);
-    const {
-      oid: _o,
-      rid: _r,
-      cle: _c,
-      dateCreation: _d,
-      dateMiseAJour: _m,
-      version: _v,
-      inc: _i,
-      archiveOid: _a,
-      ...state
-    } = toLegacy(existing, baseId);
-    before = state;
-  } else if (!canCreate(context.viewer)) {
-    throw denied(context);
-  }
+/**
+ * `saveResource` over a resource the caller has just read whole (`existing`), which `body` then
+ * does not designate again: one read fewer for addRelations and forkAlias.
+ */
+export async function saveOver(
+  context: Context,
+  existing: FullResource,
+  body: unknown,
+  merge: boolean,
+  options: { forkingAlias?: boolean } = {},
+): Promise<SaveResult> {
+  return saveInput(context, parseResourceInput(body), existing, merge, options);
+}
 
-  const content = Object.fromEntries(Object.entries(fields).filter(([key]) => !['oid', 'rid'].includes(key)));
-  const kept = before && {
-    origine: before.origine,
-    idOrigine: before.idOrigine,
-    aliasOf: before.aliasOf,
-    type: before.type,
-    auteurs: before.auteurs,
-    auteursParents: before.auteursParents,
-    contributeurs: before.contributeurs,
-    groupes: before.groupes,
-    groupesAuteurs: before.groupesAuteurs,
-  };
-  const after = {
-    ...(before && mergeMode ? before : { ...CONTENT_DEFAULTS, ...kept }),
-    ...content,
-  } as Partial<ResourceState>;
-
-  const problems: string[] = [];
-  if (!after.type) problems.push('type : obligatoire');
-  if (!existing && !after.titre) problems.push('titre : obligatoire pour créer une ressource');
-  const ownRid = existing && ridOf(baseId, existing.oid);
-  for (const [index, [, target]] of (after.relations ?? []).entries()) {
-    if (target === ownRid)
-      problems.push(`relations[${index}] : une ressource ne peut être en relation avec elle-même`);
-  }
-  if (problems.length > 0) throw new InvalidInputError(problems);
-
-  if (existing) {
-    const facts = factsOf(existing);
-    const authorsChange = ['auteurs', 'contributeurs'].some(
-      (key) => posted.has(key) && !isDeepStrictEqual(after[key as 'auteurs'], before?.[key as 'auteurs']),
-    );
-    const groupsChange = ['groupes', 'groupesAuteurs'].some(
-      (key) => posted.has(key) && !isDeepStrictEqual(after[key as 'groupes'], before?.[key as 'groupes']),
-    );
-    if (authorsChange && !canChangeAuthors(subject, facts))
-      throw new ForbiddenError('Seuls les auteurs peuvent modifier les auteurs et contributeurs');
-    if (groupsChange && !canChangeGroups(subject, facts))
-      throw new ForbiddenError('Seuls les auteurs peuvent modifier les groupes');
-  }
-
-  // What is written of the multi-valued fields (unknown persons and groups are left out).
-  const written = {
-    auteurs: [] as string[],
-    contributeurs: [] as string[],
-    auteursParents: [] as string[],
-    groupes: [] as string[],
-    groupesAuteurs: [] as string[],
-  };
-  const links: ResourceLinks = {
-    authorOids: await personOids(after.auteurs ?? [], 'Auteur', warnings, written.auteurs),
-    contributorOids: await personOids(
-      after.contributeurs ?? [],
-      'Contributeur',
-      warnings,
-      written.contributeurs,
-    ),
-    parentAuthorOids: await personOids(
-      after.auteursParents ?? [],
-      'Auteur parent',
-      warnings,
-      written.auteursParents,
-    ),
-    readerGroupOids: await groupOids(after.groupes ?? [], warnings, written.groupes),
-    authorGroupOids: await groupOids(after.groupesAuteurs ?? [], warnings, written.groupesAuteurs),
-    categories: after.categories ?? [],
-    niveaux: after.niveaux ?? [],
-    typePedagogiques: after.typePedagogiques ?? [],
-    typeDocumentaires: after.typeDocumentaires ?? [],
-    relations: after.relations ?? [],
-  };
-  // A new resource without (known) authors belongs to its creator.
-  if (!existing && links.authorOids.length === 0 && context.viewer.person) {
-    links.authorOids = [context.viewer.person.oid];
-    written.auteurs = [context.viewer.person.pid];
-  }
-
-  const now = new Date();
-  const publicNow = isPublicAndPublished({
-    publie: after.publie ?? false,
-    restriction: after.restriction ?? 0,
+async function saveInput(
+  context: Context,
+  input: ParsedResourceInput,
+  existing: FullResource | null,
+  merge: boolean,
+  options: { forkingAlias?: boolean },
+): Promise<SaveResult> {
+  const decision = decideSave({
+    input,
+    merge,
+    existing,
+    forkingAlias: options.forkingAlias ?? false,
+    subject: rightsSubject(context, existing?.oid),
+    baseId: context.config.baseId,
   });
-  const scalars = {
-    titre: after.titre ?? '',
-    resume: after.resume ?? '',
-    description: after.description ?? '',
-    commentaires: after.commentaires ?? '',
-    type: after.type!,
-    langue: after.langue ?? DEFAULT_LANGUAGE,
-    publie: after.publie ?? false,
-    restriction: after.restriction ?? 0,
-    indexable: after.indexable ?? true,
-    parametres: (after.parametres ?? {}) as Prisma.InputJsonValue,
-    enfants:
-      after.enfants == null
-        ? (null as unknown as Prisma.InputJsonValue)
-        : (after.enfants as Prisma.InputJsonValue),
-    aliasOf: after.aliasOf ?? null,
-    dateMiseAJour: now,
-  };
-  const actor = auditActor(context);
-  /** The audited state: what this save writes, in legacy names. */
-  const auditedState = (origine: string, idOrigine: string): Record<string, unknown> => {
-    const { dateMiseAJour: _m, ...content } = scalars;
-    return {
-      origine,
-      idOrigine,
-      ...content,
-      ...written,
-      categories: links.categories,
-      niveaux: links.niveaux,
-      typePedagogiques: links.typePedagogiques,
-      typeDocumentaires: links.typeDocumentaires,
-      relations: links.relations,
-    };
-  };
+  if (decision instanceof DomainError) throw decision;
+  const resolved = await resolveNames(namesToResolve(decision));
+  return writeSave(context, planSave(decision, resolved, { now: new Date(), newReadKey }));
+}
 
+/** Writes a plan in one transaction: all of it, or nothing. */
+async function writeSave(context: Context, plan: SavePlan): Promise<SaveResult> {
+  const { baseId } = context.config;
+  const actor = auditActor(context);
   try {
     return await db.$transaction(async (tx) => {
-      if (!existing) {
-        const created = await tx.resource.create({
-          data: {
-            ...scalars,
-            dateCreation: now,
-            // Without an origin, the resource is its own origin: (baseId, oid), set once the oid exists.
-            origine: after.origine ?? baseId,
-            idOrigine: after.idOrigine ?? `pending-${newReadKey()}`,
-            cle: publicNow ? null : newReadKey(),
-          },
-        });
-        if (after.origine === undefined) {
-          await tx.resource.update({ where: { oid: created.oid }, data: { idOrigine: String(created.oid) } });
-        }
-        await writeLinks(tx, created.oid, links);
-        await writeWords(tx, created.oid, scalars);
+      if (plan.kind === 'create') {
+        const created = await tx.resource.create({ data: plan.row });
+        const idOrigine = plan.ownOrigin ? String(created.oid) : plan.row.idOrigine;
+        if (plan.ownOrigin) await tx.resource.update({ where: { oid: created.oid }, data: { idOrigine } });
+        await writeLinks(tx, created.oid, plan.links);
+        await writeWords(tx, created.oid, plan.scalars);
         await enqueueChangeNotifications(tx, context, created.oid, null);
         await recordAudit(tx, actor, {
           action: 'created',
           entityKind: 'resource',
           entityId: created.oid,
-          changes: stateAs(
-            'after',
-            auditedState(after.origine ?? baseId, after.idOrigine ?? String(created.oid)),
-          ),
+          changes: creationChanges(plan, plan.row.origine, idOrigine),
         });
-        return { oid: created.oid, rid: ridOf(baseId, created.oid), warnings, created: true };
+        return { oid: created.oid, rid: ridOf(baseId, created.oid), warnings: plan.warnings, created: true };
       }
-      const versionBump = VERSION_TRIGGERS.some(
-        (key) => !isDeepStrictEqual(normalised(after[key]), normalised(before?.[key])),
-      );
-      const incBump = versionBump || INC_TRIGGERS.some((key) => after[key] !== before?.[key]);
-      let archiveOid = existing.archiveOid;
-      if (versionBump) {
-        const archive = await tx.resourceArchive.create({
+      const archive =
+        plan.archive &&
+        (await tx.resourceArchive.create({
           data: {
-            resourceOid: existing.oid,
-            version: existing.version,
-            snapshot: toLegacy(existing, baseId) as Prisma.InputJsonValue,
+            resourceOid: plan.oid,
+            version: plan.archive.version,
+            snapshot: plan.archive.snapshot as Prisma.InputJsonValue,
           },
-        });
-        archiveOid = archive.oid;
-      }
+        }));
       await tx.resource.update({
-        where: { oid: existing.oid },
-        data: {
-          ...scalars,
-          origine: after.origine ?? existing.origine,
-          idOrigine: after.idOrigine ?? existing.idOrigine,
-          cle: publicNow ? null : (existing.cle ?? newReadKey()),
-          version: existing.version + (versionBump ? 1 : 0),
-          inc: existing.inc + (incBump ? 1 : 0),
-          archiveOid,
-        },
+        where: { oid: plan.oid },
+        data: { ...plan.row, ...(archive ? { archiveOid: archive.oid } : {}) },
       });
-      await writeLinks(tx, existing.oid, links);
-      if (INC_TRIGGERS.some((key) => after[key] !== before?.[key]))
-        await writeWords(tx, existing.oid, scalars);
-      await enqueueChangeNotifications(tx, context, existing.oid, before?.enfants);
-      const changes = changedFields(
-        { ...before, parametres: before?.parametres ?? {}, enfants: before?.enfants ?? null },
-        auditedState(after.origine ?? existing.origine, after.idOrigine ?? existing.idOrigine),
-        (a, b) => isDeepStrictEqual(normalised(a), normalised(b)),
-      );
-      // A save that changes nothing leaves nothing to audit.
-      if (Object.keys(changes).length > 0) {
+      await writeLinks(tx, plan.oid, plan.links);
+      if (plan.rewriteWords) await writeWords(tx, plan.oid, plan.scalars);
+      await enqueueChangeNotifications(tx, context, plan.oid, plan.previousEnfants);
+      if (plan.auditChanges) {
         await recordAudit(tx, actor, {
           action: 'updated',
           entityKind: 'resource',
-          entityId: existing.oid,
-          changes,
+          entityId: plan.oid,
+          changes: plan.auditChanges,
         });
       }
-      return { oid: existing.oid, rid: ridOf(baseId, existing.oid), warnings, created: false };
+      return { oid: plan.oid, rid: ridOf(baseId, plan.oid), warnings: plan.warnings, created: false };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new ResourceConflictError(`Une ressource ${after.origine}/${after.idOrigine} existe déjà`);
-    }
+    if (isUniqueViolation(error)) throw new ResourceConflictError(plan.conflictMessage);
     throw error;
   }
-}
-
-/** `undefined`, `null` and `{}` all mean "no parameters" when comparing versions. */
-function normalised(value: unknown): unknown {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) return null;
-  return value;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -508,11 +316,7 @@ export async function addRelations(context: Context, body: unknown): Promise<Sav
   const existing = await loadFull(id.where);
   if (!existing) throw new ResourceNotFoundError(id.label);
   const current = existing.relations.map((r) => [r.predicate, r.targetRid] as [number, string]);
-  return saveResource(
-    context,
-    { oid: existing.oid, relations: [...current, ...(fields.relations ?? [])] },
-    true,
-  );
+  return saveOver(context, existing, { relations: [...current, ...(fields.relations ?? [])] }, true);
 }
 
 /** Deletes a resource the caller may delete; its links and archives go with it. */

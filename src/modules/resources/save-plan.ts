@@ -1,0 +1,409 @@
+/**
+ * The legacy save, decided without the database: from what was read (the validated body, the
+ * designated resource, the persons and groups its names resolve to, who is asking), what to write
+ * or which error to answer. Two steps, because the names are looked up only once the caller is
+ * known to be allowed: `decideSave` (rights, merge or overwrite, defaults, validation), then
+ * `planSave` (names to ids with their warnings, the row, the links, the archive, the audit).
+ * resources.service.ts reads before, and writes a plan in one transaction.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Prisma } from '../../db/client.ts';
+import { type DomainError, deniedError, ForbiddenError, InvalidInputError } from '../../errors.ts';
+import { changedFields, type FieldChanges, stateAs } from '../audit/audit.service.ts';
+import { groupNameKey } from '../groups/groups.service.ts';
+import type { ParsedResourceInput } from './resource-input.ts';
+import {
+  canChangeAuthors,
+  canChangeGroups,
+  canCreate,
+  canFork,
+  canRead,
+  canUpdate,
+  isPublicAndPublished,
+  type RightsSubject,
+} from './resources.policy.ts';
+import {
+  type FullResource,
+  factsOf,
+  type LegacyResource,
+  type ResourceLinks,
+  ridOf,
+  toLegacy,
+} from './resources.repository.ts';
+import { DEFAULT_LANGUAGE } from './vocabulary.ts';
+
+/** The state a save writes: scalars plus the multi-valued fields, in legacy names. */
+export type ResourceState = Omit<
+  LegacyResource,
+  'oid' | 'rid' | 'cle' | 'dateCreation' | 'dateMiseAJour' | 'version' | 'inc' | 'archiveOid'
+>;
+
+/** What an overwrite (not a merge) leaves in the fields it was not posted. */
+export const CONTENT_DEFAULTS = {
+  titre: '',
+  resume: '',
+  description: '',
+  commentaires: '',
+  parametres: {},
+  niveaux: [],
+  categories: [],
+  typePedagogiques: [],
+  typeDocumentaires: [],
+  relations: [],
+  langue: DEFAULT_LANGUAGE,
+  publie: false,
+  restriction: 0,
+  indexable: true,
+} satisfies Partial<ResourceState>;
+
+/** Changing one of these archives the previous state and bumps the version. */
+const VERSION_TRIGGERS = [
+  'origine',
+  'idOrigine',
+  'parametres',
+  'enfants',
+  'auteurs',
+  'contributeurs',
+] as const;
+/** Changing one of these bumps the minor revision `inc` only (and rewrites the full-text words). */
+const INC_TRIGGERS = ['titre', 'resume', 'description', 'commentaires'] as const;
+
+/** `undefined`, `null` and `{}` all mean "no parameters" when comparing versions. */
+export function normalised(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) return null;
+  return value;
+}
+
+const sameNormalised = (a: unknown, b: unknown) => isDeepStrictEqual(normalised(a), normalised(b));
+
+// ---------------------------------------------------------------------------------------------
+// Deciding: rights, merge or overwrite, validation
+
+/** Everything a save is decided on, as read before deciding. */
+export interface SaveRequest {
+  /** The validated body. */
+  input: ParsedResourceInput;
+  /** Merge the posted fields into the resource (also when neither `titre` nor `categories` is posted). */
+  merge: boolean;
+  /** The resource the body designates, whole; null: a creation. */
+  existing: FullResource | null;
+  /** `forkAlias`: the right to fork instead of the right to update. */
+  forkingAlias: boolean;
+  /** Who is saving, with the groups and the read key their rights depend on. */
+  subject: RightsSubject;
+  baseId: string;
+}
+
+/** A save the caller may make: the state before (null: a creation) and the state to write. */
+export interface SaveDecision {
+  request: SaveRequest;
+  before: ResourceState | null;
+  after: Partial<ResourceState>;
+}
+
+/**
+ * Whether the caller may make this save, and the state it writes: with `merge`, the posted fields
+ * over the existing resource; otherwise over the defaults, ownership and sharing (authors,
+ * contributors, groups), origin, type and alias link being kept unless posted. The error is the
+ * one the save answers; nothing is decided about names yet.
+ */
+export function decideSave(request: SaveRequest): SaveDecision | DomainError {
+  const { input, existing, subject, baseId } = request;
+  const { fields, posted } = input;
+  const mergeMode = request.merge || (!posted.has('titre') && !posted.has('categories'));
+
+  let before: ResourceState | null = null;
+  if (existing) {
+    const facts = factsOf(existing);
+    const allowed = request.forkingAlias ? canFork(subject, facts) : canUpdate(subject, facts);
+    if (!allowed) return canRead(subject, facts) ? new ForbiddenError() : deniedError(subject.viewer);
+    const {
+      oid: _o,
+      rid: _r,
+      cle: _c,
+      dateCreation: _d,
+      dateMiseAJour: _m,
+      version: _v,
+      inc: _i,
+      archiveOid: _a,
+      ...state
+    } = toLegacy(existing, baseId);
+    before = state;
+  } else if (!canCreate(subject.viewer)) {
+    return deniedError(subject.viewer);
+  }
+
+  const content = Object.fromEntries(Object.entries(fields).filter(([key]) => !['oid', 'rid'].includes(key)));
+  const kept = before && {
+    origine: before.origine,
+    idOrigine: before.idOrigine,
+    aliasOf: before.aliasOf,
+    type: before.type,
+    auteurs: before.auteurs,
+    auteursParents: before.auteursParents,
+    contributeurs: before.contributeurs,
+    groupes: before.groupes,
+    groupesAuteurs: before.groupesAuteurs,
+  };
+  const after = {
+    ...(before && mergeMode ? before : { ...CONTENT_DEFAULTS, ...kept }),
+    ...content,
+  } as Partial<ResourceState>;
+
+  const problems: string[] = [];
+  if (!after.type) problems.push('type : obligatoire');
+  if (!existing && !after.titre) problems.push('titre : obligatoire pour créer une ressource');
+  const ownRid = existing && ridOf(baseId, existing.oid);
+  for (const [index, [, target]] of (after.relations ?? []).entries()) {
+    if (target === ownRid)
+      problems.push(`relations[${index}] : une ressource ne peut être en relation avec elle-même`);
+  }
+  if (problems.length > 0) return new InvalidInputError(problems);
+
+  if (existing) {
+    const facts = factsOf(existing);
+    const authorsChange = ['auteurs', 'contributeurs'].some(
+      (key) => posted.has(key) && !isDeepStrictEqual(after[key as 'auteurs'], before?.[key as 'auteurs']),
+    );
+    const groupsChange = ['groupes', 'groupesAuteurs'].some(
+      (key) => posted.has(key) && !isDeepStrictEqual(after[key as 'groupes'], before?.[key as 'groupes']),
+    );
+    if (authorsChange && !canChangeAuthors(subject, facts))
+      return new ForbiddenError('Seuls les auteurs peuvent modifier les auteurs et contributeurs');
+    if (groupsChange && !canChangeGroups(subject, facts))
+      return new ForbiddenError('Seuls les auteurs peuvent modifier les groupes');
+  }
+  return { request, before, after };
+}
+
+/** The pids and group names a decided save writes, each once: what the names are read for. */
+export function namesToResolve({ after }: SaveDecision): { pids: string[]; groupNames: string[] } {
+  return {
+    pids: [
+      ...new Set([...(after.auteurs ?? []), ...(after.contributeurs ?? []), ...(after.auteursParents ?? [])]),
+    ],
+    groupNames: [...new Set([...(after.groupes ?? []), ...(after.groupesAuteurs ?? [])])],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Planning: what to write
+
+/** The persons and groups found for `namesToResolve`; a name missing here names nothing. */
+export interface ResolvedNames {
+  /** pid → person oid. */
+  persons: ReadonlyMap<string, number>;
+  /** Group name key (`groupNameKey`) → the group, with its name as stored. */
+  groups: ReadonlyMap<string, { oid: number; nom: string }>;
+}
+
+/** What a plan may not decide by itself: the time of the save and fresh read keys. */
+export interface SaveFresh {
+  now: Date;
+  newReadKey: () => string;
+}
+
+/** The content columns of the row (both a creation and an update write all of them). */
+export type ResourceScalars = ReturnType<typeof scalarsOf>;
+
+/** The multi-valued fields as written, in legacy names (unknown persons and groups left out). */
+export interface WrittenNames {
+  auteurs: string[];
+  contributeurs: string[];
+  auteursParents: string[];
+  groupes: string[];
+  groupesAuteurs: string[];
+}
+
+interface PlanCommon {
+  /** Warnings of the body, then one per unknown person or group, in the order of the fields. */
+  warnings: string[];
+  scalars: ResourceScalars;
+  /** The multi-valued fields, replacing the resource's own (`writeLinks` deduplicates them). */
+  links: ResourceLinks;
+  /** What a clash on the origin pair answers (another resource holds it). */
+  conflictMessage: string;
+}
+
+export interface CreationPlan extends PlanCommon {
+  kind: 'create';
+  row: ResourceScalars & { dateCreation: Date; origine: string; idOrigine: string; cle: string | null };
+  /**
+   * No origin was posted: the resource is its own origin (baseId, oid), so `row.idOrigine` is a
+   * unique placeholder until the oid exists.
+   */
+  ownOrigin: boolean;
+  /** The audited state without its origin pair, which may wait for the oid. */
+  auditedContent: Record<string, unknown>;
+}
+
+export interface UpdatePlan extends PlanCommon {
+  kind: 'update';
+  oid: number;
+  row: ResourceScalars & {
+    origine: string;
+    idOrigine: string;
+    cle: string | null;
+    version: number;
+    inc: number;
+    archiveOid: number | null;
+  };
+  /** The previous state to archive (a version trigger changed); `row.archiveOid` then names the archive. */
+  archive: { version: number; snapshot: LegacyResource } | null;
+  /** A text changed: the full-text words are rewritten. */
+  rewriteWords: boolean;
+  /** The tree's children before, so that only newly linked peers are told. */
+  previousEnfants: unknown;
+  /** The audit entry's changes; null when the save changes nothing (no entry). */
+  auditChanges: FieldChanges | null;
+}
+
+export type SavePlan = CreationPlan | UpdatePlan;
+
+function scalarsOf(after: Partial<ResourceState>, now: Date) {
+  return {
+    titre: after.titre ?? '',
+    resume: after.resume ?? '',
+    description: after.description ?? '',
+    commentaires: after.commentaires ?? '',
+    type: after.type!,
+    langue: after.langue ?? DEFAULT_LANGUAGE,
+    publie: after.publie ?? false,
+    restriction: after.restriction ?? 0,
+    indexable: after.indexable ?? true,
+    parametres: (after.parametres ?? {}) as Prisma.InputJsonValue,
+    enfants:
+      after.enfants == null
+        ? (null as unknown as Prisma.InputJsonValue)
+        : (after.enfants as Prisma.InputJsonValue),
+    aliasOf: after.aliasOf ?? null,
+    dateMiseAJour: now,
+  };
+}
+
+/** Oids of the known pids, in order, and those pids; a warning per unknown one. */
+function personsOf(pids: string[], label: string, persons: ResolvedNames['persons'], warnings: string[]) {
+  for (const pid of pids) if (!persons.has(pid)) warnings.push(`${label} ${pid} inconnu, ignoré`);
+  const known = pids.filter((pid) => persons.has(pid));
+  return { oids: known.map((pid) => persons.get(pid)!), names: known };
+}
+
+/** Oids of the existing groups, in order, and their names as stored; a warning per unknown one. */
+function groupsOf(names: string[], groups: ResolvedNames['groups'], warnings: string[]) {
+  for (const nom of names)
+    if (!groups.has(groupNameKey(nom))) warnings.push(`Groupe ${nom} inexistant, ignoré`);
+  const found = names.flatMap((nom) =>
+    groups.has(groupNameKey(nom)) ? [groups.get(groupNameKey(nom))!] : [],
+  );
+  return { oids: found.map((group) => group.oid), names: found.map((group) => group.nom) };
+}
+
+/**
+ * The writes of a decided save: names resolved to ids (unknown ones left out, with a warning), a
+ * new resource without known authors given to its creator, the row, the archive and version of an
+ * update, the read key (none while public and published), and the audit entry.
+ */
+export function planSave(decision: SaveDecision, resolved: ResolvedNames, fresh: SaveFresh): SavePlan {
+  const { request, before, after } = decision;
+  const { existing, subject, baseId } = request;
+  const warnings = [...request.input.warnings];
+
+  const auteurs = personsOf(after.auteurs ?? [], 'Auteur', resolved.persons, warnings);
+  const contributeurs = personsOf(after.contributeurs ?? [], 'Contributeur', resolved.persons, warnings);
+  const auteursParents = personsOf(after.auteursParents ?? [], 'Auteur parent', resolved.persons, warnings);
+  const groupes = groupsOf(after.groupes ?? [], resolved.groups, warnings);
+  const groupesAuteurs = groupsOf(after.groupesAuteurs ?? [], resolved.groups, warnings);
+  const written: WrittenNames = {
+    auteurs: auteurs.names,
+    contributeurs: contributeurs.names,
+    auteursParents: auteursParents.names,
+    groupes: groupes.names,
+    groupesAuteurs: groupesAuteurs.names,
+  };
+  const links: ResourceLinks = {
+    authorOids: auteurs.oids,
+    contributorOids: contributeurs.oids,
+    parentAuthorOids: auteursParents.oids,
+    readerGroupOids: groupes.oids,
+    authorGroupOids: groupesAuteurs.oids,
+    categories: after.categories ?? [],
+    niveaux: after.niveaux ?? [],
+    typePedagogiques: after.typePedagogiques ?? [],
+    typeDocumentaires: after.typeDocumentaires ?? [],
+    relations: after.relations ?? [],
+  };
+  const creator = subject.viewer.person;
+  if (!existing && links.authorOids.length === 0 && creator) {
+    links.authorOids = [creator.oid];
+    written.auteurs = [creator.pid];
+  }
+
+  const scalars = scalarsOf(after, fresh.now);
+  const publicNow = isPublicAndPublished({ publie: scalars.publie, restriction: scalars.restriction });
+  const { dateMiseAJour: _m, ...auditedScalars } = scalars;
+  const auditedContent = {
+    ...auditedScalars,
+    ...written,
+    categories: links.categories,
+    niveaux: links.niveaux,
+    typePedagogiques: links.typePedagogiques,
+    typeDocumentaires: links.typeDocumentaires,
+    relations: links.relations,
+  };
+  const common = {
+    warnings,
+    scalars,
+    links,
+    conflictMessage: `Une ressource ${after.origine}/${after.idOrigine} existe déjà`,
+  };
+
+  if (!existing) {
+    return {
+      kind: 'create',
+      ...common,
+      row: {
+        ...scalars,
+        dateCreation: fresh.now,
+        origine: after.origine ?? baseId,
+        idOrigine: after.idOrigine ?? `pending-${fresh.newReadKey()}`,
+        cle: publicNow ? null : fresh.newReadKey(),
+      },
+      ownOrigin: after.origine === undefined,
+      auditedContent,
+    };
+  }
+
+  const versionBump = VERSION_TRIGGERS.some((key) => !sameNormalised(after[key], before?.[key]));
+  const textChanged = INC_TRIGGERS.some((key) => after[key] !== before?.[key]);
+  const origine = after.origine ?? existing.origine;
+  const idOrigine = after.idOrigine ?? existing.idOrigine;
+  const changes = changedFields(
+    { ...before, parametres: before?.parametres ?? {}, enfants: before?.enfants ?? null },
+    { origine, idOrigine, ...auditedContent },
+    sameNormalised,
+  );
+  return {
+    kind: 'update',
+    ...common,
+    oid: existing.oid,
+    row: {
+      ...scalars,
+      origine,
+      idOrigine,
+      cle: publicNow ? null : (existing.cle ?? fresh.newReadKey()),
+      version: existing.version + (versionBump ? 1 : 0),
+      inc: existing.inc + (versionBump || textChanged ? 1 : 0),
+      archiveOid: existing.archiveOid,
+    },
+    archive: versionBump ? { version: existing.version, snapshot: toLegacy(existing, baseId) } : null,
+    rewriteWords: textChanged,
+    previousEnfants: before?.enfants,
+    auditChanges: Object.keys(changes).length > 0 ? changes : null,
+  };
+}
+
+/** The audit entry's changes of a creation, once its origin pair is known. */
+export function creationChanges(plan: CreationPlan, origine: string, idOrigine: string): FieldChanges {
+  return stateAs('after', { origine, idOrigine, ...plan.auditedContent });
+}
