@@ -261,23 +261,37 @@ export interface UpdatePlan extends PlanCommon {
 
 export type SavePlan = CreationPlan | UpdatePlan;
 
-function scalarsOf(after: Partial<ResourceState>, now: Date) {
+/**
+ * A resource's stored columns from its fields, the service's defaults for what they leave out: one
+ * rule for every writer (a save here, an import in src/modules/transfer/import-rows.ts).
+ */
+export function storedColumns(
+  fields: Partial<Omit<ResourceState, 'parametres' | 'enfants'>> & {
+    parametres?: unknown;
+    enfants?: unknown;
+  },
+) {
   return {
-    titre: after.titre ?? '',
-    resume: after.resume ?? '',
-    description: after.description ?? '',
-    commentaires: after.commentaires ?? '',
-    type: after.type!,
-    langue: after.langue ?? DEFAULT_LANGUAGE,
-    publie: after.publie ?? false,
-    restriction: after.restriction ?? 0,
-    indexable: after.indexable ?? true,
-    parametres: (after.parametres ?? {}) as Prisma.InputJsonValue,
-    enfants:
-      after.enfants == null
-        ? (null as unknown as Prisma.InputJsonValue)
-        : (after.enfants as Prisma.InputJsonValue),
-    aliasOf: after.aliasOf ?? null,
+    titre: fields.titre ?? CONTENT_DEFAULTS.titre,
+    resume: fields.resume ?? CONTENT_DEFAULTS.resume,
+    description: fields.description ?? CONTENT_DEFAULTS.description,
+    commentaires: fields.commentaires ?? CONTENT_DEFAULTS.commentaires,
+    type: fields.type!,
+    langue: fields.langue ?? CONTENT_DEFAULTS.langue,
+    publie: fields.publie ?? CONTENT_DEFAULTS.publie,
+    restriction: fields.restriction ?? CONTENT_DEFAULTS.restriction,
+    indexable: fields.indexable ?? CONTENT_DEFAULTS.indexable,
+    parametres: (fields.parametres ?? CONTENT_DEFAULTS.parametres) as Prisma.InputJsonValue,
+    enfants: fields.enfants == null ? null : (fields.enfants as unknown[]),
+    aliasOf: fields.aliasOf ?? null,
+  };
+}
+
+function scalarsOf(after: Partial<ResourceState>, now: Date) {
+  const { enfants, ...columns } = storedColumns(after);
+  return {
+    ...columns,
+    enfants: enfants as unknown as Prisma.InputJsonValue,
     dateMiseAJour: now,
   };
 }

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Prisma } from '../../db/client.ts';
 import { isPublicAndPublished } from '../resources/resources.policy.ts';
 import { type FullResource, newReadKey, type ResourceLinks } from '../resources/resources.repository.ts';
-import { DEFAULT_LANGUAGE } from '../resources/vocabulary.ts';
+import { storedColumns } from '../resources/save-plan.ts';
 import type { PersonRecord } from './format.ts';
 import type { Candidate, ValidGroup } from './import-records.ts';
 
@@ -105,25 +105,13 @@ export function resourceRow(
   { oid, origine, idOrigine, fields, managed }: Candidate,
   current: FullResource | undefined,
 ): ResourceRow {
-  const publie = fields.publie ?? false;
-  const restriction = fields.restriction ?? 0;
+  const { publie, restriction } = storedColumns(fields);
   const dateCreation = managed.dateCreation ?? current?.dateCreation ?? new Date();
   return {
     oid,
     origine,
     idOrigine,
-    titre: fields.titre ?? '',
-    resume: fields.resume ?? '',
-    description: fields.description ?? '',
-    commentaires: fields.commentaires ?? '',
-    type: fields.type!,
-    langue: fields.langue ?? DEFAULT_LANGUAGE,
-    publie,
-    restriction,
-    indexable: fields.indexable ?? true,
-    parametres: (fields.parametres ?? {}) as Prisma.InputJsonValue,
-    enfants: fields.enfants ?? null,
-    aliasOf: fields.aliasOf ?? null,
+    ...storedColumns(fields),
     // The service's rule: a read key only on what is not public and published; kept when given.
     cle: isPublicAndPublished({ publie, restriction }) ? null : (managed.cle ?? current?.cle ?? newReadKey()),
     version: managed.version ?? current?.version ?? 1,
