@@ -1,21 +1,18 @@
 /**
- * The command-line tool as an operator runs it: a real process (`tsx src/cli/main.ts`, what
- * `npm run cli` runs) on the test file's database, checked through its output, its exit code, the
+ * The command-line tool as an operator runs it: a real process (`node dist/cli/main.js`, what the
+ * installed `rrs` command runs, compiled once per test run by the global set-up) on the test file's database, checked through its output, its exit code, the
  * database, and a service instance on the same database (tokens issued and revoked by the tool
  * are honoured at once).
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/db/client.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { type FakePeer, startFakePeer } from '../support/fake-peer.ts';
 import { configFile } from '../support/server-process.ts';
 
-const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-
-// A run of the tool costs about a second (loading the service's modules), several on a busy machine.
+// A run of the tool costs most of a second (loading the service's modules), several on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
 
 interface Run {
@@ -62,7 +59,7 @@ function rrs(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [tsx, 'src/cli/main.ts', ...args],
+      ['dist/cli/main.js', ...args],
       { env, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
