@@ -7,18 +7,63 @@
 export type Result = Record<string, any>;
 export type RightsKey = '_droits' | '$droits';
 
+/**
+ * Property orders of the legacy JSON, which existing clients see. Imposed here rather than taken
+ * from the GraphQL result, whose order for fields of conditional fragments depends on the executor.
+ */
+const REF_FIELDS = [
+  'aliasOf',
+  'titre',
+  'resume',
+  'description',
+  'commentaires',
+  'type',
+  'categories',
+  'public',
+];
+/** The stored fields in the order of fragment `LegacyResource`, under their GraphQL names. */
+const STORED_FIELDS = [
+  'oid',
+  'rid',
+  'origine',
+  'idOrigine',
+  'aliasOf',
+  'cle',
+  'type',
+  'titre',
+  'resume',
+  'description',
+  'commentaires',
+  'parametres',
+  'niveaux',
+  'categories',
+  'typePedagogiques',
+  'typeDocumentaires',
+  'authors',
+  'auteursParents',
+  'contributors',
+  'readerGroups',
+  'authorGroups',
+  'langue',
+  'publie',
+  'restriction',
+  'indexable',
+  'dateCreation',
+  'dateMiseAJour',
+  'version',
+  'inc',
+  'archiveOid',
+];
+
 /** A Ref: its fields, `cle`/`enfants`/`parametres` only where they apply, and the rights. */
-export function legacyRef(
-  { droits, cle, enfants, parametres, ...ref }: Result,
-  rightsKey: RightsKey = '_droits',
-) {
-  return {
-    ...ref,
-    ...(cle != null ? { cle } : {}),
-    ...(enfants != null ? { enfants } : {}),
-    ...(parametres != null ? { parametres } : {}),
-    [rightsKey]: droits,
-  };
+export function legacyRef(ref: Result, rightsKey: RightsKey = '_droits') {
+  const legacy: Result = {};
+  for (const name of REF_FIELDS) legacy[name] = ref[name];
+  if (ref.cle != null) legacy.cle = ref.cle;
+  if (ref.enfants != null) legacy.enfants = ref.enfants;
+  if (ref.parametres != null) legacy.parametres = ref.parametres;
+  legacy[rightsKey] = ref.droits;
+  return legacy;
 }
 
 /**
@@ -34,19 +79,15 @@ const LEGACY_LISTS: Record<string, [legacyName: string, value: (link: Result) =>
 
 /** The stored fields of a resource (`relations` as `[predicate, rid]` pairs, `enfants` only for trees). */
 export function legacyFields(resource: Result) {
-  const { __typename, ref, droits, resolvedRelations, relations, enfants, ...fields } = resource;
-  // Renamed in place: the legacy JSON keeps its property order.
-  const renamed: Result = {};
-  for (const [name, value] of Object.entries(fields)) {
-    const legacy = Object.hasOwn(LEGACY_LISTS, name) ? LEGACY_LISTS[name] : undefined;
-    if (legacy) renamed[legacy[0]] = (value as Result[]).map(legacy[1]);
-    else renamed[name] = value;
+  const legacy: Result = {};
+  for (const name of STORED_FIELDS) {
+    const list = Object.hasOwn(LEGACY_LISTS, name) ? LEGACY_LISTS[name] : undefined;
+    if (list) legacy[list[0]] = (resource[name] as Result[]).map(list[1]);
+    else legacy[name] = resource[name];
   }
-  return {
-    ...renamed,
-    ...(enfants != null ? { enfants } : {}),
-    relations: relations.map((r: Result) => [r.predicate, r.rid]),
-  };
+  if (resource.enfants != null) legacy.enfants = resource.enfants;
+  legacy.relations = resource.relations.map((r: Result) => [r.predicate, r.rid]);
+  return legacy;
 }
 
 /** A resource in the requested format: `ressource` (default), `ref` or `full`. */
