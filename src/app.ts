@@ -88,7 +88,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const createContext = createContextFactory(services);
   // The named operations the REST routes run, validated once here; GraphiQL shows them as examples.
   const operations = loadOperations(schema);
-  const { yoga, graphiql } = createGraphQLServer(services, createContext, { exampleOperations: operations });
+  const { yoga, graphiql } = createGraphQLServer(services, createContext, {
+    exampleOperations: operations,
+    compiledDocuments: operations.values(),
+  });
   const runOperation = createOperationRunner(yoga, operations);
 
   const origins = labOrigins(config);
