@@ -10,7 +10,7 @@
  * BENCH_SECONDS (per measurement, default 4), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS
  * (default 10), BENCH_MEMORY_SECONDS (default 30; 0 skips the memory run).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,6 +206,8 @@ function rssMb(pid: number): number {
 }
 
 async function memoryRun(url: string, oid: number) {
+  // The production start runs dist/: measured as the sources are now, not as last built.
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'rrs-bench-'));
   const configFile = join(dir, 'config.json');
   writeFileSync(
