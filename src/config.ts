@@ -193,6 +193,12 @@ export const configSchema = z
       })
       .prefault({}),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * How far the JavaScript heap may grow past what the last full collection kept before the next
+     * one, in percent (applied by src/server.ts). 0 leaves V8 its own factor, which under load
+     * lets the heap reach several times its live size: README "Memory".
+     */
+    heapGrowthPercent: z.number().int().min(0).max(400).default(100),
     /** Start-up and shutdown (src/server.ts). */
     lifecycle: z
       .object({
@@ -268,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (env.SESSION_SECRET) overrides.sessionSecret = env.SESSION_SECRET;
   if (env.LOG_LEVEL) overrides.logLevel = env.LOG_LEVEL;
+  if (env.HEAP_GROWTH_PERCENT) overrides.heapGrowthPercent = Number(env.HEAP_GROWTH_PERCENT);
   if (env.METRICS_TOKEN) {
     const fileMetrics = fromFile.metrics;
     overrides.metrics = {

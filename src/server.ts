@@ -6,6 +6,7 @@
  * reach this process and no wrapper in between.
  */
 import { createServer } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeDatabase, openDatabase } from './db/client.ts';
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  // V8 reads the factor at each full collection, so setting it now covers the whole run.
+  if (config.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
   const starting = exitOnSignalsWhileStarting(logger);
   try {
     await waitForDatabase(config.databaseUrl, config.lifecycle, logger);

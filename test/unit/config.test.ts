@@ -86,6 +86,20 @@ describe('metrics', () => {
   });
 });
 
+describe('heap growth', () => {
+  it('is 100 % by default, 0 leaves V8 its own factor, HEAP_GROWTH_PERCENT overrides the file', () => {
+    expect(parseConfig(minimal).heapGrowthPercent).toBe(100);
+    expect(parseConfig({ ...minimal, heapGrowthPercent: 0 }).heapGrowthPercent).toBe(0);
+    const file = configFile({ ...minimal, heapGrowthPercent: 50 });
+    expect(loadConfig({ CONFIG_FILE: file }).heapGrowthPercent).toBe(50);
+    expect(loadConfig({ CONFIG_FILE: file, HEAP_GROWTH_PERCENT: '30' }).heapGrowthPercent).toBe(30);
+    for (const wrong of [-1, 401, 2.5]) {
+      expect(() => parseConfig({ ...minimal, heapGrowthPercent: wrong })).toThrow(/heapGrowthPercent/);
+    }
+    expect(() => loadConfig({ CONFIG_FILE: file, HEAP_GROWTH_PERCENT: 'lots' })).toThrow(/heapGrowthPercent/);
+  });
+});
+
 describe('loadConfig', () => {
   it('reads config/default.json by default, which is complete', () => {
     const config = loadConfig({});
