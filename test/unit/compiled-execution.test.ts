@@ -47,9 +47,12 @@ function executor(compiled: DocumentNode[]) {
 describe('compiled execution', () => {
   const run = executor([conditional]);
 
-  it('leaves out the properties of skipped fields instead of setting them to undefined', async () => {
+  it('gives skipped fields as undefined properties, which JSON leaves out', async () => {
+    // Left in place: deleting them cost a list of 500 about 8% of its CPU (objects with deleted
+    // properties turn into slow dictionaries). The REST shapes treat undefined as absent.
     const { data } = await run(conditional, 'Formats', { first: false, second: false });
-    expect(Object.keys(data!.item as object)).toEqual(['d', 'b']);
+    expect(data!.item).toHaveProperty('a', undefined);
+    expect(JSON.parse(JSON.stringify(data))).toStrictEqual({ item: { d: 'D', b: 'B' } });
   });
 
   it('applies each fragment spread’s own directive', async () => {

@@ -321,17 +321,33 @@ const notLoaded = (): never => {
   throw new Error('The rights facts of this document were loaded without authors and groups');
 };
 
-/** Facts of a document read `withoutRelationFacts`: reading a relation is a programming error. */
-function factsWithoutRelations(row: Row): RightsFacts {
-  const facts = {
-    publie: Boolean(row.publie),
-    restriction: row.restriction as number,
-    type: row.type as string,
-    aliasOf: row.aliasOf as string | null,
-  };
-  for (const name of ['authorOids', 'contributorOids', 'readerGroupOids', 'authorGroupOids'])
-    Object.defineProperty(facts, name, { get: notLoaded, enumerable: false });
-  return facts as RightsFacts;
+/**
+ * Facts of a document read `withoutRelationFacts`: reading a relation is a programming error. The
+ * getters are on the prototype: defining them per object cost a list of 500 about 3% of its CPU.
+ */
+class FactsWithoutRelations implements RightsFacts {
+  readonly publie: boolean;
+  readonly restriction: number;
+  readonly type: string;
+  readonly aliasOf: string | null;
+  constructor(row: Row) {
+    this.publie = Boolean(row.publie);
+    this.restriction = row.restriction as number;
+    this.type = row.type as string;
+    this.aliasOf = row.aliasOf as string | null;
+  }
+  get authorOids(): never {
+    return notLoaded();
+  }
+  get contributorOids(): never {
+    return notLoaded();
+  }
+  get readerGroupOids(): never {
+    return notLoaded();
+  }
+  get authorGroupOids(): never {
+    return notLoaded();
+  }
 }
 
 function toDocument(row: Row): ResourceDocument {
@@ -347,7 +363,7 @@ function toDocument(row: Row): ResourceDocument {
     aliasOf: row.aliasOf,
     facts:
       row.authorOids === undefined
-        ? factsWithoutRelations(row)
+        ? (new FactsWithoutRelations(row) as RightsFacts)
         : {
             publie: Boolean(row.publie),
             restriction: row.restriction as number,

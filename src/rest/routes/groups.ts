@@ -17,6 +17,8 @@ const LEGACY_MANAGERS: Record<string, [legacyName: string, value: (manager: Mana
 function group({ __typename, ...fields }: LegacyGroup) {
   const legacy: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(fields)) {
+    // A field left out by @include is an undefined property under compiled execution.
+    if (value === undefined) continue;
     const renamed = Object.hasOwn(LEGACY_MANAGERS, name) ? LEGACY_MANAGERS[name] : undefined;
     if (renamed) legacy[renamed[0]] = (value as Manager[]).map(renamed[1]);
     else legacy[name] = value;
