@@ -5,6 +5,7 @@
  * not know, and the test against real answers checks every property named here.
  */
 import type { JsonSchema, ParameterDoc } from './route-table.ts';
+import { REF_FIELDS } from './shapes/resources.ts';
 
 const string = { type: 'string' };
 const integer = { type: 'integer' };
@@ -52,16 +53,6 @@ const refFields = {
   enfants: { description: 'trees only' },
   parametres: { description: '`sequenceModele` only' },
 };
-const refRequired = [
-  'aliasOf',
-  'titre',
-  'resume',
-  'description',
-  'commentaires',
-  'type',
-  'categories',
-  'public',
-];
 const rights = { type: 'string', pattern: '^R?W?D?$', description: 'R, W, D: read, update, delete' };
 
 const resource = object(
@@ -138,7 +129,7 @@ export const componentSchemas = {
   Link: link,
   Group: group,
   Resource: resource,
-  Ref: object({ ...refFields, _droits: rights }, [...refRequired, '_droits']),
+  Ref: object({ ...refFields, _droits: rights }, [...REF_FIELDS, '_droits']),
   /** A list item: a Ref (default), light fields, or the resource (format); rights in `$droits`. */
   ListItem: {
     type: 'object',

@@ -10,8 +10,9 @@ export type RightsKey = '_droits' | '$droits';
 /**
  * Property orders of the legacy JSON, which existing clients see. Imposed here rather than taken
  * from the GraphQL result, whose order for fields of conditional fragments depends on the executor.
+ * A Ref's fields are also its required properties in the OpenAPI document (api-schemas.ts).
  */
-const REF_FIELDS = [
+export const REF_FIELDS = [
   'aliasOf',
   'titre',
   'resume',
