@@ -4,7 +4,7 @@
 import type cors from 'cors';
 import etag from 'etag';
 import { type Request, type Response, Router } from 'express';
-import { type DocumentNode, getOperationAST } from 'graphql';
+import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import { RETRY_AFTER_SECONDS } from '../db/availability.ts';
 import { DomainError, messages, statusOf } from '../errors.ts';
 import type { OperationRunner } from './execute.ts';
@@ -44,6 +44,38 @@ function withinTime<T>(work: Promise<T>, ms: number | undefined, fallback: T): P
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
+/** What a route answers: the legacy response, or what the row's `respond` made of it. */
+type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+
+/** A public answer as sent: its JSON and weak ETag. */
+interface PublicBody {
+  json: string;
+  etag: string;
+}
+
+/**
+ * Public answers already written, by the execution result they were shaped from and the URL. The
+ * response cache hands out the same result object for as long as it is current, so a repeated
+ * anonymous read skips shaping, serializing and hashing; a change makes the cache compute a new
+ * result, which has no entry here. Entries go with their result when the cache lets it go.
+ */
+const publicBodies = new WeakMap<ExecutionResult, Map<string, PublicBody>>();
+/** URLs kept per result: the same resource asked with other query strings. */
+const MAX_URLS_PER_RESULT = 8;
+
+function publicBody(result: ExecutionResult, url: string, shape: () => Answer): PublicBody | Answer {
+  const byUrl = publicBodies.get(result);
+  const known = byUrl?.get(url);
+  if (known) return known;
+  const legacy = shape();
+  if (legacy.status !== 200 || legacy.headers) return legacy;
+  const json = JSON.stringify(legacy.body);
+  const body = { json, etag: etag(json, { weak: true }) };
+  if (!byUrl) publicBodies.set(result, new Map([[url, body]]));
+  else if (byUrl.size < MAX_URLS_PER_RESULT) byUrl.set(url, body);
+  return body;
+}
+
 function operationHandler(route: OperationRoute, runOperation: OperationRunner) {
   return async (req: Request, res: Response) => {
     const parts = requestParts(req);
@@ -55,26 +87,39 @@ function operationHandler(route: OperationRoute, runOperation: OperationRunner) 
       res.status(statusOf(error.code)).json({ success: false, error: error.message });
       return;
     }
-    const caller = route.publicCache ? withoutCredentials(req) : req;
     const changesState = route.method !== 'get' || route.changesState === true;
-    const run = runOperation(route.operation, variables, { req: caller, res, changesState }).then((result) =>
-      toLegacyResponse(result, route, parts),
-    );
-    const legacy = await withinTime(run, route.timeoutMs, failure(504, messages.timeout));
-    if (legacy.headers) res.set(legacy.headers);
-    const { status, body } = route.respond ? route.respond(legacy) : legacy;
-    if (route.publicCache && status === 200) {
+    const answer = (result: ExecutionResult): Answer => {
+      const legacy = toLegacyResponse(result, route, parts);
+      return route.respond ? { ...route.respond(legacy), headers: legacy.headers } : legacy;
+    };
+    if (route.publicCache) {
+      const run = runOperation(route.operation, variables, {
+        req: withoutCredentials(req),
+        res,
+        changesState,
+      }).then((result) => publicBody(result, req.originalUrl, () => answer(result)));
+      const sent = await withinTime<PublicBody | Answer>(
+        run,
+        route.timeoutMs,
+        failure(504, messages.timeout),
+      );
+      if (!('json' in sent)) return sendLegacy(res, sent);
       // With an ETag set, Express answers 304 itself when it matches If-None-Match.
-      const json = JSON.stringify(body);
       res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
-      res.setHeader('ETag', etag(json, { weak: true }));
-      res.status(status).type('json').send(json);
+      res.setHeader('ETag', sent.etag);
+      res.status(200).type('json').send(sent.json);
       return;
     }
-    // Only a database outage answers 503: tell clients when to come back.
-    if (status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    res.status(status).json(body);
+    const run = runOperation(route.operation, variables, { req, res, changesState }).then(answer);
+    sendLegacy(res, await withinTime<Answer>(run, route.timeoutMs, failure(504, messages.timeout)));
   };
+}
+
+function sendLegacy(res: Response, { status, body, headers }: Answer): void {
+  if (headers) res.set(headers);
+  // Only a database outage answers 503: tell clients when to come back.
+  if (status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  res.status(status).json(body);
 }
 
 /**
