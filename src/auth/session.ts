@@ -21,14 +21,23 @@ export interface SessionHandle {
   destroy(): Promise<void>;
 }
 
-type RequestWithSession = { session?: Session & Partial<SessionData> };
+/**
+ * A request that came without the session cookie has no session until it needs one
+ * (src/app.ts): `startSession` gives it a new one, as the session middleware would have.
+ */
+export interface SessionStarter {
+  startSession?: () => Promise<void>;
+}
+
+type RequestWithSession = { session?: Session & Partial<SessionData> } & SessionStarter;
 
 export function sessionHandle(req: RequestWithSession): SessionHandle {
   return {
     personOid: () => req.session?.personOid,
     labBaseId: () => req.session?.labBaseId ?? null,
-    establish: (personOid, labBaseId) =>
-      new Promise((resolve, reject) => {
+    establish: async (personOid, labBaseId) => {
+      if (!req.session) await req.startSession?.();
+      return new Promise((resolve, reject) => {
         const session = req.session;
         if (!session) return reject(new Error('sessions are not enabled on this request'));
         session.regenerate((error) => {
@@ -39,7 +48,8 @@ export function sessionHandle(req: RequestWithSession): SessionHandle {
           fresh.labBaseId = labBaseId;
           fresh.save((saveError) => (saveError ? reject(saveError) : resolve()));
         });
-      }),
+      });
+    },
     destroy: () =>
       new Promise((resolve, reject) => {
         if (!req.session) return resolve();
