@@ -23,8 +23,19 @@ export function isValidApiToken(presented: string | undefined, tokens: readonly 
   }
   const candidate = digest(decoded);
   let valid = false;
-  for (const token of tokens) valid = timingSafeEqual(candidate, digest(token)) || valid;
+  for (const token of digestsOf(tokens)) valid = timingSafeEqual(candidate, token) || valid;
   return valid;
+}
+
+/** The configured tokens' digests, computed once per list rather than on every request. */
+const tokenDigests = new WeakMap<readonly string[], Buffer[]>();
+function digestsOf(tokens: readonly string[]): Buffer[] {
+  let digests = tokenDigests.get(tokens);
+  if (!digests) {
+    digests = tokens.map(digest);
+    tokenDigests.set(tokens, digests);
+  }
+  return digests;
 }
 
 /**
