@@ -74,6 +74,27 @@ describe('POST /api/connexion', () => {
     });
   });
 
+  it('starts a session for a request that carries other cookies but not the session one', async () => {
+    const user = labUser({ type: 1 });
+    const browser = app.browser();
+    const response = await browser
+      .post('/api/connexion')
+      .set('Cookie', 'theme=dark')
+      .send({ origine: lab.baseUrl, token: lab.tokenFor(user) });
+    expect(response.status).toBe(200);
+    const cookie = sessionCookie(response);
+    expect(cookie).toBeDefined();
+    const current = await app.client().get('/api/personne/current').set('Cookie', cookie!);
+    expect(current.body.user).toEqual({ pid: `labA/${user.oid}`, nom: user.nom, prenom: user.prenom });
+  });
+
+  it('keeps no session for a request without the session cookie that logs nobody in', async () => {
+    const before = await db.session.count();
+    const response = await app.client().get('/api/personne/current').set('Cookie', 'theme=dark');
+    expect(response.headers['set-cookie']).toBeUndefined();
+    expect(await db.session.count()).toBe(before);
+  });
+
   it('gives a pupil (type other than 1) the eleve role', async () => {
     const user = labUser({ type: 0 });
     await logIn(app, lab, user);
