@@ -28,10 +28,10 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const memorySeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 30);
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-/** Only the scenarios whose name contains this text (BENCH_ONLY=list), to iterate on one. */
-const only = process.env.BENCH_ONLY;
+/** Only the scenarios whose name contains one of these texts (BENCH_ONLY='list|authors'), to iterate. */
+const only = process.env.BENCH_ONLY?.split('|');
 const selected = (scenarios: Scenario[]) =>
-  only ? scenarios.filter((scenario) => scenario.name.includes(only)) : scenarios;
+  only ? scenarios.filter((scenario) => only.some((part) => scenario.name.includes(part))) : scenarios;
 
 /** A public and published resource with an oid from 5000 (PostGraphile's documents use 5004). */
 async function publicOid(url: string): Promise<number> {
@@ -328,12 +328,16 @@ for (const { size, scenario, results } of rows) {
 }
 if (sizes.length > 1) {
   const [small, large] = [sizes[0]!, sizes[sizes.length - 1]!];
-  console.log(`\n${large / 1000}k / ${small / 1000}k median latency of the REST request (target ≤ 1.3):`);
+  console.log(
+    `\n${large / 1000}k / ${small / 1000}k median latency of the REST request (target ≤ 1.3 for lists):`,
+  );
   for (const { size, scenario, results } of rows.filter((row) => row.size === large)) {
     const before = rows.find((row) => row.size === small && row.scenario.name === scenario.name);
     if (!before?.results.rest || !results.rest) continue;
     const growth = Math.max(results.rest.p50, 1) / Math.max(before.results.rest.p50, 1);
-    console.log(`  ${scenario.name}: ${growth.toFixed(2)} ${growth <= 1.3 ? 'met' : 'MISSED'} (${size})`);
+    // The target is the lists' (a single read's cost does not depend on the repository's size).
+    const verdict = !scenario.rest.startsWith('/api/liste') ? 'no target' : growth <= 1.3 ? 'met' : 'MISSED';
+    console.log(`  ${scenario.name}: ${growth.toFixed(2)} ${verdict} (${size})`);
   }
 }
 if (memory) {
