@@ -61,7 +61,7 @@ function isCacheableOperation(document: DocumentNode, operationName: string | nu
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
-/** Digests of the documents seen, by text (the same string object for a document the server keeps). */
+/** Digests of the documents seen, by text: a document is hashed once, not on every read. */
 const documentDigests = new Map<string, string>();
 const MAX_DOCUMENT_DIGESTS = 1000;
 /** Variables longer than this are hashed in the key, so that a key stays small whatever is posted. */
