@@ -2,7 +2,7 @@
  * The real process (`src/server.ts`, what `npm start` runs): configuration errors, migrations on a
  * fresh database, serving, graceful shutdown, and two instances starting together.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
@@ -78,5 +78,38 @@ describe('npm start (src/server.ts)', () => {
     first.child.kill('SIGTERM');
     second.child.kill('SIGTERM');
     expect(await Promise.all([first.exited, second.exited])).toEqual([0, 0]);
+  });
+});
+
+describe('the start command (package.json "start")', () => {
+  const start = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start as string;
+  /** The environment the service process runs with: the script execs it, so it keeps the pid. */
+  const environmentOf = (pid: number) =>
+    Object.fromEntries(
+      readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    );
+
+  it("runs the service with glibc's malloc held to one arena, big blocks given back (less memory at rest)", async () => {
+    const url = await createEmptyDatabase('malloc');
+    databases.push(url);
+    const env = { CONFIG_FILE: configFile(validConfig), DATABASE_URL: url };
+    const server = startServer(env, { command: ['sh', '-c', start] });
+    await server.serving;
+    expect(environmentOf(server.child.pid!)).toMatchObject({
+      MALLOC_ARENA_MAX: '1',
+      MALLOC_MMAP_THRESHOLD_: '65536',
+    });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    // An operator's own settings win.
+    const tuned = startServer({ ...env, MALLOC_ARENA_MAX: '4' }, { command: ['sh', '-c', start] });
+    await tuned.serving;
+    expect(environmentOf(tuned.child.pid!)).toMatchObject({ MALLOC_ARENA_MAX: '4' });
+    tuned.child.kill('SIGTERM');
+    expect(await tuned.exited).toBe(0);
   });
 });
