@@ -4,7 +4,7 @@
  * the floor (the service's own SQL replayed with the bare driver in a bare handler), and on
  * PostgreSQL the two anchors (PostGraphile v5, and the one-statement limit; bench/anchors.ts). Then
  * the ratios against the targets, the growth from 10k to 100k, and the memory of the production
- * start (`node dist/server.js`) at rest and under a mixed load.
+ * start (`npm start`'s command, its environment included) at rest and under a mixed load.
  *
  * Environment: BENCH_DATABASE (sqlite | postgresql), BENCH_SIZES (default 10000,100000),
  * BENCH_SECONDS (per measurement, default 4), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS
@@ -220,7 +220,9 @@ async function memoryRun(url: string, oid: number) {
       sessionSecret: 'bench-session-secret-0123456789',
     }),
   );
-  const child = spawn('node', ['dist/server.js'], {
+  // As `npm start` runs it (its environment included), in place of the shell: the pid is the service's.
+  const start = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start as string;
+  const child = spawn('sh', ['-c', start], {
     env: { ...process.env, DATABASE_URL: url, CONFIG_FILE: configFile, PORT: '0', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -342,7 +344,7 @@ if (sizes.length > 1) {
 }
 if (memory) {
   console.log(
-    `\nMemory of node dist/server.js (${sizes[sizes.length - 1]} resources): at rest ${memory.rest.toFixed(0)} MB (target ≤ 150), ` +
+    `\nMemory of npm start's service (${sizes[sizes.length - 1]} resources): at rest ${memory.rest.toFixed(0)} MB (target ≤ 150), ` +
       `under ${memorySeconds} s of mixed load at most ${memory.peak.toFixed(0)} MB (target ≤ 250), after ${memory.after.toFixed(0)} MB`,
   );
 }
