@@ -92,26 +92,17 @@ function operationHandler(route: OperationRoute, runOperation: OperationRunner) 
       const legacy = toLegacyResponse(result, route, parts);
       return route.respond ? { ...route.respond(legacy), headers: legacy.headers } : legacy;
     };
-    if (route.publicCache) {
-      const run = runOperation(route.operation, variables, {
-        req: withoutCredentials(req),
-        res,
-        changesState,
-      }).then((result) => publicBody(result, req.originalUrl, () => answer(result)));
-      const sent = await withinTime<PublicBody | Answer>(
-        run,
-        route.timeoutMs,
-        failure(504, messages.timeout),
-      );
-      if (!('json' in sent)) return sendLegacy(res, sent);
-      // With an ETag set, Express answers 304 itself when it matches If-None-Match.
-      res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
-      res.setHeader('ETag', sent.etag);
-      res.status(200).type('json').send(sent.json);
-      return;
-    }
-    const run = runOperation(route.operation, variables, { req, res, changesState }).then(answer);
-    sendLegacy(res, await withinTime<Answer>(run, route.timeoutMs, failure(504, messages.timeout)));
+    const caller = route.publicCache ? withoutCredentials(req) : req;
+    const run = runOperation(route.operation, variables, { req: caller, res, changesState }).then(
+      (result): PublicBody | Answer =>
+        route.publicCache ? publicBody(result, req.originalUrl, () => answer(result)) : answer(result),
+    );
+    const sent = await withinTime(run, route.timeoutMs, failure(504, messages.timeout));
+    if (!('json' in sent)) return sendLegacy(res, sent);
+    // With an ETag set, Express answers 304 itself when it matches If-None-Match.
+    res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
+    res.setHeader('ETag', sent.etag);
+    res.status(200).type('json').send(sent.json);
   };
 }
 
