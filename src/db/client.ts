@@ -15,7 +15,7 @@ import { PrismaClient as PostgresClient } from '../generated/postgresql/client.t
 import { type Prisma, PrismaClient } from '../generated/sqlite/client.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { contentChanges, NON_CONTENT_MODELS } from './content-changes.ts';
-import { type Provider, providerOf, sqlitePath } from './database-url.ts';
+import { type Provider, providerOf, SQLITE_CACHE_KIB, sqlitePath } from './database-url.ts';
 
 export type { Group, Person, Resource } from '../generated/sqlite/client.ts';
 export type { Prisma };
@@ -100,6 +100,7 @@ class SqliteReader {
   constructor(path: string) {
     this.connection = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
     this.connection.pragma('busy_timeout = 5000');
+    this.connection.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   }
 
   all<T>(sql: string, params: unknown[]): T[] {
@@ -157,6 +158,7 @@ export async function openDatabase(
     // writers instead of failing.
     await client.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
     await client.$queryRawUnsafe('PRAGMA foreign_keys = ON');
+    await client.$queryRawUnsafe(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`);
     const path = sqlitePath(databaseUrl);
     // An in-memory database is the client's own: no second connection can see it.
     if (path !== ':memory:' && !path.startsWith('file::memory:')) reader = new SqliteReader(path);

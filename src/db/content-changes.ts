@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
-import { providerOf, sqlitePath } from './database-url.ts';
+import { providerOf, SQLITE_CACHE_KIB, sqlitePath } from './database-url.ts';
 
 /** Rows that no public answer depends on: writing them leaves cached answers valid. */
 export const NON_CONTENT_MODELS: ReadonlySet<string> = new Set([
@@ -104,6 +104,7 @@ class ContentChanges {
 
   private pollSqlite(databaseUrl: string, log: Logger): () => Promise<void> {
     const connection = new Database(sqlitePath(databaseUrl), { fileMustExist: true });
+    connection.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
     const version = connection.prepare('PRAGMA data_version').pluck();
     let last = version.get();
     const timer = setInterval(() => {

@@ -19,6 +19,15 @@ export function sqlitePath(databaseUrl: string): string {
   return databaseUrl.replace(/^file:/, '').replace(/\?.*$/, '');
 }
 
+/**
+ * The page cache of every SQLite connection the service opens, in KiB (`PRAGMA cache_size = -N`).
+ * better-sqlite3 builds SQLite with 16 MB per connection where SQLite's own default is 2 MB; the
+ * operating system caches the file anyway. On the 100k bench database the reader's 16 MB cache
+ * held 11-14 MB of resident memory after one request of each scenario, and every recorded
+ * statement ran as fast or faster with 2 MB (list of 500: 6.1-7.1 ms against 7.8-8.1).
+ */
+export const SQLITE_CACHE_KIB = 2000;
+
 /** The URL with its password masked, for messages and logs. */
 export function redact(databaseUrl: string): string {
   return databaseUrl.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
