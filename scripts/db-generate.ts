@@ -32,12 +32,13 @@ async function loadCompilerFromFile(classFile: string): Promise<void> {
   const match = BASE64_LOADER.exec(source);
   // Prisma's generated loader changed shape (another version than the one stack-notes pins):
   // better to stop the install than to ship a client that may not load.
-  if (!match) throw new Error(`${classFile}: Prisma's query compiler loader not found; update scripts/db-generate.ts`);
+  if (!match)
+    throw new Error(`${classFile}: Prisma's query compiler loader not found; update scripts/db-generate.ts`);
   const { wasm } = (await import(match[1]!)) as { wasm: string };
   writeFileSync(join(dirname(classFile), QUERY_COMPILER_FILE), Buffer.from(wasm, 'base64'));
   const loader = [
     'getQueryCompilerWasmModule: async () => {',
-    '    // Written by scripts/db-generate.ts from Prisma\'s base64 module.',
+    "    // Written by scripts/db-generate.ts from Prisma's base64 module.",
     "    const { readFile } = await import('node:fs/promises')",
     `    return new WebAssembly.Module(await readFile(new URL('./${QUERY_COMPILER_FILE}', import.meta.url)))`,
     '  }',
