@@ -239,7 +239,8 @@ function documentColumns(d: Dialect, parts: DocumentParts, prefix: number): stri
   const columns = [...SUMMARY_COLUMNS, ...(parts.detail ? DETAIL_COLUMNS : [])].map(
     (column) => `r."${column}"`,
   );
-  if (!parts.withoutRelationFacts) columns.push(...factColumns(d, 'r'));
+  // With both named lists, the rights facts are read off them (`toDocument`), not selected again.
+  if (!parts.withoutRelationFacts && !(parts.people && parts.groups)) columns.push(...factColumns(d, 'r'));
   if (parts.links) {
     columns.push(
       `${oids(d, 'ResourceCategory', 'categoryId', 'r')} AS categories`,
@@ -350,7 +351,19 @@ class FactsWithoutRelations implements RightsFacts {
   }
 }
 
+const oidOf = ({ oid }: { oid: number }) => oid;
+
 function toDocument(row: Row): ResourceDocument {
+  const authors =
+    row.authors === undefined ? undefined : json<[number, string, string, string][]>(row.authors).map(person);
+  const contributors =
+    row.contributors === undefined
+      ? undefined
+      : json<[number, string, string, string][]>(row.contributors).map(person);
+  const readerGroups =
+    row.readerGroups === undefined ? undefined : json<[number, string][]>(row.readerGroups).map(group);
+  const authorGroups =
+    row.authorGroups === undefined ? undefined : json<[number, string][]>(row.authorGroups).map(group);
   const document = {
     oid: row.oid,
     titre: row.titre,
@@ -362,9 +375,8 @@ function toDocument(row: Row): ResourceDocument {
     restriction: row.restriction,
     aliasOf: row.aliasOf,
     facts:
-      row.authorOids === undefined
-        ? (new FactsWithoutRelations(row) as RightsFacts)
-        : {
+      row.authorOids !== undefined
+        ? {
             publie: Boolean(row.publie),
             restriction: row.restriction as number,
             type: row.type as string,
@@ -373,7 +385,19 @@ function toDocument(row: Row): ResourceDocument {
             contributorOids: json<number[]>(row.contributorOids),
             readerGroupOids: json<number[]>(row.readerGroupOids),
             authorGroupOids: json<number[]>(row.authorGroupOids),
-          },
+          }
+        : authors && contributors && readerGroups && authorGroups
+          ? {
+              publie: Boolean(row.publie),
+              restriction: row.restriction as number,
+              type: row.type as string,
+              aliasOf: row.aliasOf as string | null,
+              authorOids: authors.map(oidOf),
+              contributorOids: contributors.map(oidOf),
+              readerGroupOids: readerGroups.map(oidOf),
+              authorGroupOids: authorGroups.map(oidOf),
+            }
+          : (new FactsWithoutRelations(row) as RightsFacts),
   } as ResourceDocument;
   if (row.origine !== undefined) {
     Object.assign(document, {
@@ -403,14 +427,14 @@ function toDocument(row: Row): ResourceDocument {
       targetRid,
     }));
   }
-  if (row.authors !== undefined) {
-    document.authors = json<[number, string, string, string][]>(row.authors).map(person);
+  if (authors) {
+    document.authors = authors;
     document.parentAuthors = json<[number, string, string, string][]>(row.parentAuthors).map(person);
-    document.contributors = json<[number, string, string, string][]>(row.contributors).map(person);
+    document.contributors = contributors;
   }
-  if (row.readerGroups !== undefined) {
-    document.readerGroups = json<[number, string][]>(row.readerGroups).map(group);
-    document.authorGroups = json<[number, string][]>(row.authorGroups).map(group);
+  if (readerGroups) {
+    document.readerGroups = readerGroups;
+    document.authorGroups = authorGroups;
   }
   if (row.targets !== undefined) {
     document.targets = new Map(
