@@ -83,7 +83,8 @@ export interface DocumentParts {
   targets?: boolean;
   /**
    * Leave out the authors, contributors and groups of the rights facts: for callers whose rights
-   * never depend on them (`rightsNeedRelations`). Reading them then throws, never answers empty.
+   * never depend on them (`rightsNeedRelations`). Reading them then throws, never answers empty
+   * (unless the document has the `people` and `groups` parts, which carry them).
    */
   withoutRelationFacts?: boolean;
 }
@@ -353,17 +354,49 @@ class FactsWithoutRelations implements RightsFacts {
 
 const oidOf = ({ oid }: { oid: number }) => oid;
 
+type RelationFacts = Pick<
+  RightsFacts,
+  'authorOids' | 'contributorOids' | 'readerGroupOids' | 'authorGroupOids'
+>;
+
+/**
+ * The relations the rights depend on: selected as oid lists, or read off the named lists of a
+ * document that has the `people` and `groups` parts; undefined when the row has neither.
+ */
+function relationFacts(row: Row, named: Partial<ResourceDocument>): RelationFacts | undefined {
+  if (row.authorOids !== undefined) {
+    return {
+      authorOids: json<number[]>(row.authorOids),
+      contributorOids: json<number[]>(row.contributorOids),
+      readerGroupOids: json<number[]>(row.readerGroupOids),
+      authorGroupOids: json<number[]>(row.authorGroupOids),
+    };
+  }
+  const { authors, contributors, readerGroups, authorGroups } = named;
+  if (!authors || !contributors || !readerGroups || !authorGroups) return undefined;
+  return {
+    authorOids: authors.map(oidOf),
+    contributorOids: contributors.map(oidOf),
+    readerGroupOids: readerGroups.map(oidOf),
+    authorGroupOids: authorGroups.map(oidOf),
+  };
+}
+
+const personList = (value: unknown) => json<[number, string, string, string][]>(value).map(person);
+const groupList = (value: unknown) => json<[number, string][]>(value).map(group);
+
 function toDocument(row: Row): ResourceDocument {
-  const authors =
-    row.authors === undefined ? undefined : json<[number, string, string, string][]>(row.authors).map(person);
-  const contributors =
-    row.contributors === undefined
-      ? undefined
-      : json<[number, string, string, string][]>(row.contributors).map(person);
-  const readerGroups =
-    row.readerGroups === undefined ? undefined : json<[number, string][]>(row.readerGroups).map(group);
-  const authorGroups =
-    row.authorGroups === undefined ? undefined : json<[number, string][]>(row.authorGroups).map(group);
+  const named: Partial<ResourceDocument> = {};
+  if (row.authors !== undefined) {
+    named.authors = personList(row.authors);
+    named.parentAuthors = personList(row.parentAuthors);
+    named.contributors = personList(row.contributors);
+  }
+  if (row.readerGroups !== undefined) {
+    named.readerGroups = groupList(row.readerGroups);
+    named.authorGroups = groupList(row.authorGroups);
+  }
+  const relations = relationFacts(row, named);
   const document = {
     oid: row.oid,
     titre: row.titre,
@@ -374,30 +407,18 @@ function toDocument(row: Row): ResourceDocument {
     publie: Boolean(row.publie),
     restriction: row.restriction,
     aliasOf: row.aliasOf,
-    facts:
-      row.authorOids !== undefined
-        ? {
-            publie: Boolean(row.publie),
-            restriction: row.restriction as number,
-            type: row.type as string,
-            aliasOf: row.aliasOf as string | null,
-            authorOids: json<number[]>(row.authorOids),
-            contributorOids: json<number[]>(row.contributorOids),
-            readerGroupOids: json<number[]>(row.readerGroupOids),
-            authorGroupOids: json<number[]>(row.authorGroupOids),
-          }
-        : authors && contributors && readerGroups && authorGroups
-          ? {
-              publie: Boolean(row.publie),
-              restriction: row.restriction as number,
-              type: row.type as string,
-              aliasOf: row.aliasOf as string | null,
-              authorOids: authors.map(oidOf),
-              contributorOids: contributors.map(oidOf),
-              readerGroupOids: readerGroups.map(oidOf),
-              authorGroupOids: authorGroups.map(oidOf),
-            }
-          : (new FactsWithoutRelations(row) as RightsFacts),
+    facts: relations
+      ? {
+          publie: Boolean(row.publie),
+          restriction: row.restriction as number,
+          type: row.type as string,
+          aliasOf: row.aliasOf as string | null,
+          authorOids: relations.authorOids,
+          contributorOids: relations.contributorOids,
+          readerGroupOids: relations.readerGroupOids,
+          authorGroupOids: relations.authorGroupOids,
+        }
+      : (new FactsWithoutRelations(row) as RightsFacts),
   } as ResourceDocument;
   if (row.origine !== undefined) {
     Object.assign(document, {
@@ -427,14 +448,14 @@ function toDocument(row: Row): ResourceDocument {
       targetRid,
     }));
   }
-  if (authors) {
-    document.authors = authors;
-    document.parentAuthors = json<[number, string, string, string][]>(row.parentAuthors).map(person);
-    document.contributors = contributors;
+  if (named.authors) {
+    document.authors = named.authors;
+    document.parentAuthors = named.parentAuthors;
+    document.contributors = named.contributors;
   }
-  if (readerGroups) {
-    document.readerGroups = readerGroups;
-    document.authorGroups = authorGroups;
+  if (named.readerGroups) {
+    document.readerGroups = named.readerGroups;
+    document.authorGroups = named.authorGroups;
   }
   if (row.targets !== undefined) {
     document.targets = new Map(
