@@ -159,6 +159,12 @@ interface Row {
   scenario: Scenario;
   statements: { first: number; again: number };
   results: Partial<Record<Target, Measure>>;
+  /**
+   * REST / PostGraphile requests per second, the median of each round's ratio: the two are
+   * measured seconds apart within a round, so a slower minute of the machine falls on both (the
+   * machine's speed moved by up to 45% between minutes of one run).
+   */
+  ratio?: number;
 }
 
 const rows: Row[] = [];
@@ -194,7 +200,12 @@ for (const size of sizes) {
           },
         ]),
       );
-      rows.push({ size, scenario, statements: server.statements[scenario.name]!, results });
+      const { rest: restRounds, postgraphile: anchorRounds } = samples;
+      const ratio =
+        restRounds && anchorRounds
+          ? median(restRounds.map((measured, round) => measured.rps / anchorRounds[round]!.rps))
+          : undefined;
+      rows.push({ size, scenario, statements: server.statements[scenario.name]!, results, ratio });
       process.stderr.write(`  ${size} ${scenario.name}: done\n`);
     }
   } finally {
@@ -297,11 +308,10 @@ const header = [
   'floor',
   'PostGraphile',
   'one-statement limit',
-  'REST / PostGraphile',
+  'REST / PostGraphile (median of rounds)',
   'target',
 ];
-const table = rows.map(({ size, scenario, statements, results }) => {
-  const ratio = results.postgraphile ? results.rest!.rps / results.postgraphile.rps : undefined;
+const table = rows.map(({ size, scenario, statements, results, ratio }) => {
   return [
     String(size),
     scenario.name,
