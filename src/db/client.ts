@@ -100,7 +100,7 @@ class SqliteReader {
   constructor(path: string) {
     this.connection = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
     this.connection.pragma('busy_timeout = 5000');
-    this.connection.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
+    this.connection.pragma(`cache_size = -${SQLITE_CACHE_KIB.reads}`);
   }
 
   all<T>(sql: string, params: unknown[]): T[] {
@@ -158,7 +158,7 @@ export async function openDatabase(
     // writers instead of failing.
     await client.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
     await client.$queryRawUnsafe('PRAGMA foreign_keys = ON');
-    await client.$queryRawUnsafe(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`);
+    await client.$queryRawUnsafe(`PRAGMA cache_size = -${SQLITE_CACHE_KIB.others}`);
     const path = sqlitePath(databaseUrl);
     // An in-memory database is the client's own: no second connection can see it.
     if (path !== ':memory:' && !path.startsWith('file::memory:')) reader = new SqliteReader(path);

@@ -104,7 +104,7 @@ class ContentChanges {
 
   private pollSqlite(databaseUrl: string, log: Logger): () => Promise<void> {
     const connection = new Database(sqlitePath(databaseUrl), { fileMustExist: true });
-    connection.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
+    connection.pragma(`cache_size = -${SQLITE_CACHE_KIB.others}`);
     const version = connection.prepare('PRAGMA data_version').pluck();
     let last = version.get();
     const timer = setInterval(() => {
