@@ -7,6 +7,7 @@
 import { db, provider, type Transaction } from '../../db/client.ts';
 import type { Logger } from '../../logger.ts';
 import { wordRows } from '../resources/resources.repository.ts';
+import { insertRows } from '../transfer/bulk-insert.ts';
 
 /**
  * The indexing rules' version: change it with anything that changes the rows `wordRows` writes
@@ -70,9 +71,11 @@ export async function rebuildStaleSearchIndex(
         where: { oid: { in: oids } },
         select: { oid: true, titre: true, resume: true, description: true },
       });
-      await tx.resourceWord.createMany({
-        data: texts.flatMap((resource) => wordRows(resource.oid, resource)),
-      });
+      await insertRows(
+        tx,
+        'ResourceWord',
+        texts.flatMap((resource) => wordRows(resource.oid, resource)),
+      );
     });
     after = oids.at(-1)!;
     count += oids.length;
