@@ -4,10 +4,11 @@
  * migration cannot write them: the service rebuilds them at start-up, before listening, whenever
  * the version recorded in ServiceSetting is not this code's.
  */
+
+import { insertRows } from '../../db/bulk-insert.ts';
 import { db, provider, type Transaction } from '../../db/client.ts';
 import type { Logger } from '../../logger.ts';
 import { wordRows } from '../resources/resources.repository.ts';
-import { insertRows } from '../transfer/bulk-insert.ts';
 
 /**
  * The indexing rules' version: change it with anything that changes the rows `wordRows` writes

@@ -9,6 +9,8 @@
  * with (resources.repository.ts); the content generation that invalidates cached answers moves
  * with every Prisma write (src/db/content-changes.ts).
  */
+
+import { insertRows, tableOf } from '../../db/bulk-insert.ts';
 import { db, type Prisma, provider, type Transaction } from '../../db/client.ts';
 import { contentChanges } from '../../db/content-changes.ts';
 import {
@@ -19,7 +21,6 @@ import {
   writeLinks,
   writeWords,
 } from '../resources/resources.repository.ts';
-import { insertRows, tableOf } from './bulk-insert.ts';
 import type { PersonRecord } from './format.ts';
 import {
   conflictOf,

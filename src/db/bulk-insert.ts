@@ -1,14 +1,16 @@
 /**
- * Many rows in few statements, for the import of new resources. Prisma's `createMany` spends about
- * a millisecond of CPU per resource row and a tenth per join row (10,000 resources took 26 s of
- * writes). The rows are the ones the resource service writes (built by linkRows and wordRows); only
- * the statement differs:
+ * Many rows in few statements, for bulk writes: the import of new resources and the search index
+ * rebuild. Prisma's `createMany` spends about a millisecond of CPU per resource row and a tenth per
+ * join row (10,000 resources took 26 s of writes), and the plans of its large statements stay in
+ * Prisma's debug ring (its last 100 calls, kept whatever DEBUG says: 134 MB after rebuilding the
+ * index of 10k resources). The rows are the ones the resource service writes (built by linkRows
+ * and wordRows); only the statement differs:
  *   - SQLite: one multi-row INSERT per few thousand rows, values bound as Prisma binds its own
  *     (dates become the same text);
  *   - PostgreSQL: one parameter holding the rows as JSON, expanded by `json_to_recordset` with the
  *     table's column types, since the driver adapter's cost grows with the number of parameters.
  */
-import { provider, type Transaction } from '../../db/client.ts';
+import { provider, type Transaction } from './client.ts';
 
 /** SQLite parameters per statement: under its limit of 32,766. */
 const MAX_PARAMETERS = 30_000;
