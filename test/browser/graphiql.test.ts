@@ -90,6 +90,16 @@ describe.runIf(browserAvailable)('GraphiQL in Chromium', () => {
     await expect
       .poll(() => page.locator('.graphiql-query-editor').innerText(), { timeout: 10_000 })
       .toContain('searchResources');
+    // GraphiQL takes the operation to run from its store, which follows the editor a moment after a
+    // tab switch (debounced); a click before that runs the previous tab's operation name against
+    // this tab's text ("Cannot infer operation CurrentSession"). It stores the switched tab once
+    // it has caught up: wait for that, as a person would wait for the page to settle.
+    const storedActiveTab = () =>
+      page.evaluate(() => {
+        const stored = JSON.parse(localStorage.getItem('graphiql:tabState') ?? '{}');
+        return stored.tabs?.[stored.activeTabIndex]?.operationName ?? null;
+      });
+    await expect.poll(storedActiveTab, { timeout: 10_000 }).toBe('SearchResources');
     await page.locator('.graphiql-execute-button').click({ timeout: 30_000 });
     // The editors draw spaces as no-break spaces.
     const text = async (selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, ' ');
