@@ -1,7 +1,7 @@
 /**
  * createApp(): the Express application. Request flow:
  *
- *   HTTP → pino-http (request id; credentials redacted) → security headers (helmet) → CORS
+ *   HTTP → request id and log line (src/http/request-log.ts) → security headers (helmet) → CORS
  *        → body parsers (size limits for every content type) → hostile-input check → session
  *        → /graphql: Yoga
  *        → /api: route table → named operation → Yoga's enveloped pipeline → same resolvers
@@ -9,12 +9,11 @@
  * plus /healthz (process up) and /readyz (database reachable). Cross-site request forgery, input
  * limits and rate limits are enforced in that shared pipeline (src/security/), not per route.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import session from 'express-session';
-import { pinoHttp } from 'pino-http';
 import type { SessionStarter } from './auth/session.ts';
 import { createSessionStore } from './auth/session-store.ts';
 import { assertFitForEnvironment, type Config } from './config.ts';
@@ -28,8 +27,9 @@ import { compressAnswers } from './http/compression.ts';
 import { answerDatabaseUnavailable } from './http/database-unavailable.ts';
 import { sendGraphiQL } from './http/graphiql-page.ts';
 import { refuseHostileInput } from './http/request-hygiene.ts';
+import { logRequests } from './http/request-log.ts';
 import { allowCrossOriginReads, securityHeaders } from './http/security-headers.ts';
-import { createLogger, type Logger, requestLine, requestSerializer } from './logger.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, metricsHandler, observeRequests } from './observability/metrics.ts';
 import { apiDocsRouter } from './rest/api-docs.ts';
 import { createOperationRunner } from './rest/execute.ts';
@@ -50,8 +50,6 @@ export interface App {
   services: Services;
   close(): Promise<void>;
 }
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Origins (scheme://host:port) of the configured labs: the only ones allowed credentials. */
 export function labOrigins(config: Config): Set<string> {
@@ -124,28 +122,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.set('query parser', 'extended');
 
   app.use(observeRequests(services.metrics));
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req: IncomingMessage, res: ServerResponse) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
-      serializers: { req: requestSerializer },
-      // Lines logged during a request carry its id only; the request line is `requestLine`.
-      quietReqLogger: true,
-      quietResLogger: true,
-      customSuccessObject: (req, res, fields) => requestLine(req, res, fields.responseTime),
-      // A 503 is a database outage, logged once by the availability monitor: no made-up stack per request.
-      customErrorObject: (req, res, error, fields) => ({
-        ...requestLine(req, res, fields.responseTime),
-        err: res.statusCode === 503 && !(res as { err?: unknown }).err ? undefined : error,
-      }),
-    }),
-  );
+  const quietPaths = new Set(['/healthz', '/readyz', '/metrics']);
+  app.use(logRequests(app, logger, (url) => quietPaths.has(url)));
   app.use(securityHeaders());
   app.use(compressAnswers());
 

@@ -11,6 +11,7 @@ import type { Viewer } from './auth/viewer.ts';
 import type { Config } from './config.ts';
 import { DatabaseAvailability } from './db/availability.ts';
 import { db } from './db/client.ts';
+import { type RequestLog, RequestLogger } from './http/request-log.ts';
 import { HttpClient } from './lib/http-client.ts';
 import type { Logger } from './logger.ts';
 import { SubscriptionHub } from './modules/subscriptions/hub.ts';
@@ -57,7 +58,7 @@ export function coreServices(
 
 export interface Context {
   requestId: string;
-  log: Logger;
+  log: RequestLog;
   config: Config;
   services: Services;
   viewer: Viewer;
@@ -84,7 +85,7 @@ export interface ContextSource {
 
 export function createContextFactory(services: Services) {
   return async function createContext({ req }: ContextSource): Promise<Context> {
-    const request = req as IncomingMessage & { id?: unknown; log?: Logger; ip?: string };
+    const request = req as IncomingMessage & { ip?: string };
     const session = sessionHandle(req as Parameters<typeof sessionHandle>[0]);
     const presented = presentedToken(req);
     const apiToken = await authenticateApiToken(req, services.config);
@@ -104,7 +105,7 @@ export function createContextFactory(services: Services) {
     requestFacts(req).caller = apiToken ? 'token' : viewer.person ? 'session' : 'anonymous';
     return {
       requestId: String(request.id ?? ''),
-      log: request.log ?? services.logger,
+      log: new RequestLogger(req, services.logger),
       config: services.config,
       services,
       viewer,

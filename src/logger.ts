@@ -46,20 +46,6 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 /**
- * pino-http's request serializer, with credentials taken out of the URL and the referer. Express's
- * parsed `query` and `params` are left out: they repeat the URL, unredacted.
- */
-export const requestSerializer = pino.stdSerializers.wrapRequestSerializer((req) => {
-  req.url = redactUrl(req.url);
-  const repeated = req as { query?: unknown; params?: unknown };
-  delete repeated.query;
-  delete repeated.params;
-  const referer = req.headers.referer;
-  if (typeof referer === 'string') req.headers = { ...req.headers, referer: redactUrl(referer) };
-  return req;
-});
-
-/**
  * A URL as the request line shows it: the path with read keys redacted, and of the query string
  * only the parameter names (values may be credentials, search terms or personal data).
  */
