@@ -66,7 +66,7 @@ export function logRequests(app: Express, logger: Logger, quiet: (url: string) =
     };
     res.on('finish', done);
     res.on('close', done);
-    // Also keeps an error of the response (a write after its end) from going unhandled.
+    // A response that fails before it is finished is logged with its error.
     res.on('error', done);
     next();
   };
