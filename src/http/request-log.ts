@@ -72,8 +72,10 @@ export function logRequests(app: Express, logger: Logger, quiet: (url: string) =
   };
 }
 
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
 /** What request-scoped code logs through (`context.log`). */
-export type RequestLog = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+export type RequestLog = Pick<Logger, Level>;
 
 /**
  * The request's logger as the GraphQL context holds it: a line logged through it carries the
@@ -87,27 +89,24 @@ export class RequestLogger implements RequestLog {
     private readonly root: Logger,
   ) {}
 
-  private get logger(): Logger {
-    return (this.req as { log?: Logger }).log ?? this.root;
+  private at(level: Level): LogFn {
+    const logger = (this.req as { log?: Logger }).log ?? this.root;
+    return logger[level].bind(logger);
   }
 
   get debug(): LogFn {
-    const { logger } = this;
-    return logger.debug.bind(logger);
+    return this.at('debug');
   }
 
   get info(): LogFn {
-    const { logger } = this;
-    return logger.info.bind(logger);
+    return this.at('info');
   }
 
   get warn(): LogFn {
-    const { logger } = this;
-    return logger.warn.bind(logger);
+    return this.at('warn');
   }
 
   get error(): LogFn {
-    const { logger } = this;
-    return logger.error.bind(logger);
+    return this.at('error');
   }
 }
