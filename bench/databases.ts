@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 
 /** Bump when the seeded data changes. */
-export const SEED_VERSION = 3;
+export const SEED_VERSION = 4;
 
 export type BenchProvider = 'sqlite' | 'postgresql';
 

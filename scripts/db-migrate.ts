@@ -48,6 +48,18 @@ export async function pendingSql(
   return stdout.replace('-- This is an empty migration.', '').trim();
 }
 
+/**
+ * A SQLite migration as Prisma writes it, made to replay with the triggers of the history: a
+ * table redefinition ends by renaming `new_X` to X, and SQLite then checks every trigger, failing
+ * on those that name X (dropped a moment before: the list tags' triggers name Resource). With
+ * `legacy_alter_table` the rename leaves triggers alone, and they name the new table once renamed.
+ * The service's runner sets it on its connection too; Prisma's shadow database needs it here.
+ */
+export function sqliteMigrationScript(sql: string): string {
+  if (!sql.includes('ALTER TABLE "new_')) return sql;
+  return `PRAGMA legacy_alter_table=ON;\n${sql}\nPRAGMA legacy_alter_table=OFF;`;
+}
+
 async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);
   if (command === 'deploy') {
@@ -68,7 +80,10 @@ async function main(): Promise<void> {
       }
       const dir = join(prismaPaths[provider].migrations, `${stamp}_${name}`);
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'migration.sql'), `${sql}\n`);
+      writeFileSync(
+        join(dir, 'migration.sql'),
+        `${provider === 'sqlite' ? sqliteMigrationScript(sql) : sql}\n`,
+      );
       console.log(`${provider}: wrote ${dir}/migration.sql`);
     }
     return;

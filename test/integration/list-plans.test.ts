@@ -1,9 +1,11 @@
 /**
  * The most common list, public resources of one type newest first, is read in order from an index
- * (type, publie, restriction, dateMiseAJour, oid): no sort of every matching row, so its cost does not
- * grow with the repository. The planners are steered away from scans and sorts (tiny test tables
- * would otherwise favour them) to show the statement can be served that way at all; a value list
- * written `= ANY(array)` could not (PostgreSQL reads several values' ranges, out of date order).
+ * (type, publie, restriction, dateMiseAJour, oid, …): no sort of every matching row, so its cost
+ * does not grow with the repository. A level or category filter is tested on the entries of that
+ * index (the tags it carries), not by probing a join table for each. The planners are steered away
+ * from scans and sorts (tiny test tables would otherwise favour them) to show the statement can be
+ * served that way at all; a value list written `= ANY(array)` could not (PostgreSQL reads several
+ * values' ranges, out of date order).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { db, onStatement, provider } from '../../src/db/client.ts';
@@ -15,7 +17,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startApp({ responseCache: { enabled: false } });
   for (const titre of ['Plan un', 'Plan deux', 'Plan trois'])
-    await createResource(app, { titre, type: 'em' });
+    await createResource(app, { titre, type: 'em', niveaux: ['6e'], categories: [7] });
 });
 
 afterAll(async () => {
@@ -48,9 +50,30 @@ async function plan(sql: string, params: unknown[]): Promise<string> {
   return rows.map((row) => row.detail).join('\n');
 }
 
+/** The part of a plan that chooses the page (the documents' sub-queries come after it). */
+function pagePart(text: string): string {
+  const lines = text.split('\n');
+  if (provider === 'sqlite') return lines.slice(0, lines.indexOf('SCAN page')).join('\n');
+  const start = lines.findIndex((line) => /\bLimit\b/.test(line));
+  const depth = lines[start]!.search(/\S/);
+  const end = lines.findIndex((line, index) => index > start && line.search(/\S/) <= depth);
+  return lines.slice(start, end).join('\n');
+}
+
 it('reads public resources of a type newest first in index order', async () => {
   const { sql, params } = await pageStatement('/api/liste?type=em&orderBy=dateMiseAJour&order=desc&nb=25');
   const text = await plan(sql, params);
-  expect(text).toContain('Resource_type_publie_restriction_dateMiseAJour_oid_idx');
+  expect(text).toContain('Resource_listOrder_idx');
   expect(text).not.toMatch(provider === 'postgresql' ? /\bSort\b/ : /TEMP B-TREE FOR ORDER BY/);
+});
+
+it('tests a level and categories on the entries of that index, without probing their join tables', async () => {
+  const { sql, params } = await pageStatement(
+    '/api/liste?type=em&niveaux=6e&categories=7,5&orderBy=dateMiseAJour&order=desc&nb=50',
+  );
+  const text = pagePart(await plan(sql, params));
+  expect(text).toContain('Resource_listOrder_idx');
+  expect(text).not.toMatch(provider === 'postgresql' ? /\bSort\b/ : /TEMP B-TREE FOR ORDER BY/);
+  // The documents of the page read the join tables afterwards; choosing the page does not.
+  expect(text).not.toMatch(/ResourceLevel|ResourceCategory/);
 });

@@ -22,6 +22,7 @@ import { createTestDatabase, dropTestDatabase } from '../setup/test-databases.ts
 import { tokenHeaders } from '../support/actors.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { graphql } from '../support/graphql.ts';
+import { tagsOutOfStep } from '../support/list-tags.ts';
 import { scratchDir } from '../support/scratch.ts';
 import {
   type GeneratedExport,
@@ -138,6 +139,11 @@ describe('importing a 10,000-resource export', () => {
     });
     expect(second.skipped).toEqual(first.skipped);
     expect(second.warnings).toEqual(first.warnings);
+  });
+
+  it('gives the imported resources the tags of their levels and categories (written in bulk)', async () => {
+    expect(await db.resource.count({ where: { levelTags: { not: '' } } })).toBeGreaterThan(0);
+    expect(await tagsOutOfStep()).toEqual([]);
   });
 
   it('keeps identifiers: oids of resources, persons and groups, read keys', async () => {

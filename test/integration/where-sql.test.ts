@@ -121,7 +121,7 @@ beforeAll(async () => {
   });
   await db.resourceLevel.createMany({
     data: rows((resourceOid) =>
-      some(['6e', '5e', 'cp']).map((level, position) => ({ resourceOid, level, position })),
+      some(['6e', '5e', 'cp', 'a|b%']).map((level, position) => ({ resourceOid, level, position })),
     ),
   });
   await db.resourcePedagogicType.createMany({
@@ -151,7 +151,8 @@ const SAMPLES: Record<string, unknown[]> = {
   langue: ['fra', 'eng'],
   auteurs: ['ws/0', 'ws/1', 'ws/4', 'nobody/1'],
   contributeurs: ['ws/2', 'ws/3'],
-  niveaux: ['6e', 'cp', 'lycée'],
+  // `a|b%` holds the tags' separator and escape: neither `a` nor `b%` is that level.
+  niveaux: ['6e', 'cp', 'lycée', 'a|b%', 'a', 'b%'],
   categories: [1, 2, 4, 9],
   typePedagogiques: [1, 3],
   typeDocumentaires: [2, 3],

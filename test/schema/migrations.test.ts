@@ -2,12 +2,14 @@
  * The two migration histories and the derived PostgreSQL schema stay in step with the one model
  * (prisma/schema.prisma). Each suite checks its own provider's history.
  */
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { pendingSql } from '../../scripts/db-migrate.ts';
+import { pendingSql, sqliteMigrationScript } from '../../scripts/db-migrate.ts';
 import { derivePostgresSchema } from '../../scripts/derive-schemas.ts';
 import { prismaPaths } from '../../src/db/database-url.ts';
+import { applyMigrations } from '../../src/db/migrate.ts';
 import { provider } from '../setup/test-databases.ts';
 import { scratchDir } from '../support/scratch.ts';
 
@@ -28,5 +30,64 @@ describe('migrations', () => {
       join(empty, 'migration_lock.toml'),
     );
     expect(await pendingSql(provider, empty)).toMatch(/CREATE TABLE "Person"/);
+  });
+
+  describe.runIf(provider === 'sqlite')('a later migration redefining Resource (sqlite)', () => {
+    // Prisma's way of changing a SQLite table: a copy, the old one dropped, the copy renamed. The
+    // copy is the table as the list_tags migration defined it, with one more column.
+    const listTags = readFileSync(
+      join(prismaPaths.sqlite.migrations, '20261126191122_list_tags', 'migration.sql'),
+      'utf8',
+    );
+    const table = /CREATE TABLE "new_Resource" \(([^;]*)\n\);/.exec(listTags)![1];
+    const redefinition = [
+      '-- RedefineTables',
+      'PRAGMA defer_foreign_keys=ON;',
+      'PRAGMA foreign_keys=OFF;',
+      `CREATE TABLE "new_Resource" (${table},\n    "extra" TEXT\n);`,
+      'INSERT INTO "new_Resource" SELECT *, NULL FROM "Resource";',
+      'DROP TABLE "Resource";',
+      'ALTER TABLE "new_Resource" RENAME TO "Resource";',
+      'PRAGMA foreign_keys=ON;',
+      'PRAGMA defer_foreign_keys=OFF;',
+    ].join('\n');
+
+    /** The history with one more migration holding `sql`. */
+    function historyWith(sql: string): string {
+      const folder = scratchDir('history');
+      cpSync(prismaPaths.sqlite.migrations, folder, { recursive: true });
+      mkdirSync(join(folder, '99990101000000_redefine_resource'));
+      writeFileSync(join(folder, '99990101000000_redefine_resource', 'migration.sql'), `${sql}\n`);
+      return folder;
+    }
+
+    it('fails to replay as Prisma writes it: the rename trips on the list tags triggers', async () => {
+      await expect(pendingSql('sqlite', historyWith(redefinition))).rejects.toThrow(/P3006/);
+    });
+
+    it('replays as db:migration:new writes it, in Prisma', async () => {
+      const folder = historyWith(sqliteMigrationScript(redefinition));
+      // It replays: what remains is to undo the test's change (the model has no `extra`).
+      expect(await pendingSql('sqlite', folder)).toContain('CREATE TABLE "new_Resource"');
+    });
+
+    it('replays in the service even as Prisma writes it, the triggers still at work', async () => {
+      const folder = historyWith(redefinition);
+      const file = join(scratchDir('redefined'), 'repository.db');
+      await applyMigrations(`file:${file}`, undefined, folder);
+      const database = new Database(file);
+      try {
+        database.exec(
+          `INSERT INTO "Resource" ("oid", "origine", "idOrigine", "type") VALUES (1, 'a', '1', 'em')`,
+        );
+        database.exec(`INSERT INTO "ResourceLevel" ("resourceOid", "level", "position") VALUES (1, '6e', 0)`);
+        expect(database.prepare('SELECT "levelTags", "extra" FROM "Resource"').get()).toEqual({
+          levelTags: '|6e|',
+          extra: null,
+        });
+      } finally {
+        database.close();
+      }
+    });
   });
 });

@@ -56,6 +56,9 @@ function stored(row: ResourceRow, links: ResourceLinks): FullResource {
     parametres: row.parametres as FullResource['parametres'],
     enfants: row.enfants as FullResource['enfants'],
     archiveOid: null,
+    // Kept by the database's triggers; nothing compared here reads them.
+    levelTags: '',
+    categoryTags: '',
     authors: links.authorOids.map(person),
     contributors: links.contributorOids.map(person),
     parentAuthors: links.parentAuthorOids.map(person),

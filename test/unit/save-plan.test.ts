@@ -67,6 +67,9 @@ function stored(changes: Partial<FullResource> = {}): FullResource {
     archiveOid: 40,
     dateCreation: CREATED,
     dateMiseAJour: CREATED,
+    // Kept by the database's triggers; no plan reads them.
+    levelTags: '',
+    categoryTags: '',
     authors: [personRow(ME)],
     contributors: [],
     parentAuthors: [],

@@ -1,6 +1,7 @@
 /**
  * SQLite tests a conjunction's probes in the order written, for every row an ordered index gives:
- * whereSql writes those taking fewer index seeks first, with their values in the same order.
+ * whereSql writes those taking fewer index seeks first, with their values in the same order. A
+ * level or category is a test of the resource's tags, on the index entry itself: no seek at all.
  */
 import { describe, expect, it } from 'vitest';
 import { parameterSink, whereSql } from '../../src/modules/lists/where-sql.ts';
@@ -8,26 +9,30 @@ import { parameterSink, whereSql } from '../../src/modules/lists/where-sql.ts';
 const where = {
   AND: [
     { type: 'em' },
-    { categories: { some: { categoryId: { in: [7, 5] } } } },
+    { pedagogicTypes: { some: { typeId: { in: [7, 5] } } } },
+    { documentaryTypes: { some: { typeId: { in: [3] } } } },
     { levels: { some: { level: { in: ['6e'] } } } },
     { publie: true, restriction: 0 },
   ],
 };
 
 describe('the order of a conjunction', () => {
-  it('on SQLite: the one-value level probe before the two-category probe, values in step', () => {
+  it('on SQLite: the tags first, then the one-value probe before the two-value probe, values in step', () => {
     const { sink, values } = parameterSink('sqlite');
     const sql = whereSql(sink, where)!;
-    expect(sql.indexOf('"ResourceLevel"')).toBeGreaterThan(0);
-    expect(sql.indexOf('"ResourceLevel"')).toBeLessThan(sql.indexOf('"ResourceCategory"'));
+    expect(sql).not.toContain('"ResourceLevel"');
+    expect(sql.indexOf('"levelTags"')).toBeGreaterThan(0);
+    expect(sql.indexOf('"levelTags"')).toBeLessThan(sql.indexOf('"ResourceDocumentaryType"'));
+    expect(sql.indexOf('"ResourceDocumentaryType"')).toBeLessThan(sql.indexOf('"ResourcePedagogicType"'));
     // Placeholders are anonymous on SQLite: the values must follow the text's order.
-    expect(values).toEqual(['em', 1, 0, '6e', '[7,5]']);
+    expect(values).toEqual(['em', '|6e|', 1, 0, 3, '[7,5]']);
   });
 
   it('on PostgreSQL: as given (its planner orders the tests)', () => {
     const { sink, values } = parameterSink('postgresql');
     const sql = whereSql(sink, where)!;
-    expect(sql.indexOf('"ResourceCategory"')).toBeLessThan(sql.indexOf('"ResourceLevel"'));
-    expect(values).toEqual(['em', [7, 5], '6e', true, 0]);
+    expect(sql.indexOf('"ResourcePedagogicType"')).toBeLessThan(sql.indexOf('"ResourceDocumentaryType"'));
+    expect(sql.indexOf('"ResourceDocumentaryType"')).toBeLessThan(sql.indexOf('"levelTags"'));
+    expect(values).toEqual(['em', [7, 5], 3, '|6e|', true, 0]);
   });
 });
