@@ -1,31 +1,26 @@
 /**
  * The tags Resource carries for its levels and categories (levelTags, categoryTags), which the
  * database keeps from the join tables (the list_tags migration's triggers): the resources whose
- * tags are not those of their rows.
+ * tags are not those of their rows, in their order.
  */
 import { db } from '../../src/db/client.ts';
 import { tagOf } from '../../src/modules/lists/where-sql.ts';
 
-const sorted = (tags: string[]) => [...tags].sort().join('');
-
-function expectedTags(rows: { resourceOid: number; value: string | number }[]): Map<number, string> {
-  const byResource = new Map<number, string[]>();
-  for (const { resourceOid, value } of rows) {
-    byResource.set(resourceOid, [...(byResource.get(resourceOid) ?? []), tagOf(value)]);
+/** Each resource's tags as the triggers write them: `|a|b|`, values in the order of their positions. */
+function expectedTags(rows: { resourceOid: number; value: string | number; position: number }[]) {
+  const byResource = new Map<number, { value: string | number; position: number }[]>();
+  for (const { resourceOid, ...row } of rows) {
+    const list = byResource.get(resourceOid) ?? [];
+    list.push(row);
+    byResource.set(resourceOid, list);
   }
-  return new Map([...byResource].map(([oid, tags]) => [oid, sorted(tags)]));
+  const tags = new Map<number, string>();
+  for (const [oid, list] of byResource) {
+    const values = list.sort((a, b) => a.position - b.position).map(({ value }) => tagOf(value).slice(0, -1));
+    tags.set(oid, `${values.join('')}|`);
+  }
+  return tags;
 }
-
-/** Tags as a comparable text: each `|value|` in order of value, whatever order the database joined them in. */
-const normalised = (tags: string) =>
-  tags === ''
-    ? ''
-    : sorted(
-        tags
-          .slice(1, -1)
-          .split('|')
-          .map((value) => `|${value}|`),
-      );
 
 export async function tagsOutOfStep() {
   const [resources, levels, categories] = await Promise.all([
@@ -33,16 +28,16 @@ export async function tagsOutOfStep() {
       select: { oid: true, levelTags: true, categoryTags: true },
       orderBy: { oid: 'asc' },
     }),
-    db.resourceLevel.findMany({ select: { resourceOid: true, level: true } }),
-    db.resourceCategory.findMany({ select: { resourceOid: true, categoryId: true } }),
+    db.resourceLevel.findMany({ select: { resourceOid: true, level: true, position: true } }),
+    db.resourceCategory.findMany({ select: { resourceOid: true, categoryId: true, position: true } }),
   ]);
-  const levelTags = expectedTags(levels.map(({ resourceOid, level }) => ({ resourceOid, value: level })));
+  const levelTags = expectedTags(levels.map(({ level, ...row }) => ({ ...row, value: level })));
   const categoryTags = expectedTags(
-    categories.map(({ resourceOid, categoryId }) => ({ resourceOid, value: categoryId })),
+    categories.map(({ categoryId, ...row }) => ({ ...row, value: categoryId })),
   );
   return resources.filter(
     (resource) =>
-      normalised(resource.levelTags) !== (levelTags.get(resource.oid) ?? '') ||
-      normalised(resource.categoryTags) !== (categoryTags.get(resource.oid) ?? ''),
+      resource.levelTags !== (levelTags.get(resource.oid) ?? '') ||
+      resource.categoryTags !== (categoryTags.get(resource.oid) ?? ''),
   );
 }
