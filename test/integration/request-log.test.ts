@@ -123,6 +123,7 @@ describe('request log', () => {
     expect(lines.map((l) => l.msg)).toEqual(['unusable answer from lab check-token', 'request errored']);
     const line = lines[1];
     expect(line).toMatchObject({
+      level: 50,
       status: 502,
       msg: 'request errored',
       method: 'POST',
@@ -130,5 +131,26 @@ describe('request log', () => {
       operation: 'Login',
     });
     expect(line).not.toHaveProperty('err');
+  });
+
+  it('logs a failed request at error level, so a log kept at warn still shows it', async () => {
+    const warn = await loggedApp('warn');
+    try {
+      const client = () => request(warn.instance.app);
+      expect((await client().get('/api/liste?nb=1').set('X-Request-Id', 'fine-1')).status).toBe(200);
+      const failed = await client()
+        .post('/api/connexion')
+        .set('X-Request-Id', 'upstream-2')
+        .send({ origine: warn.lab.baseUrl, token: warn.lab.rawToken(200, 'pas du JSON', 'text/plain') });
+      expect(failed.status).toBe(502);
+      expect(warn.lines.filter((l) => l.reqId === 'fine-1')).toEqual([]);
+      expect(warn.lines.filter((l) => l.reqId === 'upstream-2')).toEqual([
+        expect.objectContaining({ level: 40, msg: 'unusable answer from lab check-token' }),
+        expect.objectContaining({ level: 50, msg: 'request errored', status: 502, path: '/api/connexion' }),
+      ]);
+    } finally {
+      await warn.instance.close();
+      await warn.lab.close();
+    }
   });
 });
