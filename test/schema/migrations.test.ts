@@ -2,15 +2,16 @@
  * The two migration histories and the derived PostgreSQL schema stay in step with the one model
  * (prisma/schema.prisma). Each suite checks its own provider's history.
  */
-import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { pendingSql, sqliteMigrationScript } from '../../scripts/db-migrate.ts';
 import { derivePostgresSchema } from '../../scripts/derive-schemas.ts';
 import { prismaPaths } from '../../src/db/database-url.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
-import { provider } from '../setup/test-databases.ts';
+import { createEmptyDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
 import { scratchDir } from '../support/scratch.ts';
 
 describe('migrations', () => {
@@ -30,6 +31,33 @@ describe('migrations', () => {
       join(empty, 'migration_lock.toml'),
     );
     expect(await pendingSql(provider, empty)).toMatch(/CREATE TABLE "Person"/);
+  });
+
+  it(`the ${provider} list_tags migration gives the resources already there their tags`, async () => {
+    const before = scratchDir('history');
+    cpSync(prismaPaths[provider].migrations, before, { recursive: true });
+    rmSync(join(before, '20261126191122_list_tags'), { recursive: true });
+    const url = await createEmptyDatabase('tags');
+    try {
+      await applyMigrations(url, undefined, before);
+      await sql(url, [
+        `INSERT INTO "Resource" ("oid", "origine", "idOrigine", "type") VALUES (1, 'a', '1', 'em'), (2, 'a', '2', 'em'), (3, 'a', '3', 'em')`,
+        `INSERT INTO "ResourceLevel" ("resourceOid", "level", "position") VALUES (1, '5e', 1), (1, 'a|b%', 0), (2, 'cp', 0)`,
+        `INSERT INTO "ResourceCategory" ("resourceOid", "categoryId", "position") VALUES (1, 7, 0), (3, 9, 1), (3, 2, 0)`,
+      ]);
+      await applyMigrations(url);
+      const read = 'SELECT "oid", "levelTags", "categoryTags" FROM "Resource" ORDER BY "oid"';
+      expect(await sql(url, [read])).toEqual([
+        { oid: 1, levelTags: '|a%7Cb%25|5e|', categoryTags: '|7|' },
+        { oid: 2, levelTags: '|cp|', categoryTags: '' },
+        { oid: 3, levelTags: '', categoryTags: '|2|9|' },
+      ]);
+      // A row moved to another resource by hand (the update triggers): both resources follow.
+      await sql(url, [`UPDATE "ResourceLevel" SET "resourceOid" = 3 WHERE "level" = 'cp'`]);
+      expect((await sql(url, [read])).map((row) => row.levelTags)).toEqual(['|a%7Cb%25|5e|', '', '|cp|']);
+    } finally {
+      await dropTestDatabase(url);
+    }
   });
 
   describe.runIf(provider === 'sqlite')('a later migration redefining Resource (sqlite)', () => {
@@ -91,3 +119,28 @@ describe('migrations', () => {
     });
   });
 });
+
+/** Runs `statements` one by one on `url`; the rows of the last. */
+async function sql(url: string, statements: string[]): Promise<Record<string, unknown>[]> {
+  let rows: Record<string, unknown>[] = [];
+  if (provider === 'sqlite') {
+    const database = new Database(url.replace(/^file:/, ''));
+    try {
+      for (const statement of statements) {
+        const prepared = database.prepare(statement);
+        rows = prepared.reader ? (prepared.all() as Record<string, unknown>[]) : (prepared.run(), []);
+      }
+    } finally {
+      database.close();
+    }
+    return rows;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) rows = (await client.query(statement)).rows;
+  } finally {
+    await client.end();
+  }
+  return rows;
+}

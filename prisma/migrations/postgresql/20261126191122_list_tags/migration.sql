@@ -13,7 +13,17 @@ CREATE INDEX "Resource_listOrder_idx" ON "Resource"("type", "publie", "restricti
 -- database from the join tables whatever writes them (the service, the importer, a restore,
 -- an operator's SQL), once per statement for all the resources it touched.
 
-CREATE FUNCTION "resource_level_tags"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION "resource_level_tags"(resource int) RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT COALESCE('|' || string_agg(replace(replace("level", '%', '%25'), '|', '%7C'), '|' ORDER BY "position") || '|', '')
+  FROM "ResourceLevel" WHERE "resourceOid" = resource
+$$;
+
+CREATE FUNCTION "resource_category_tags"(resource int) RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT COALESCE('|' || string_agg("categoryId"::text, '|' ORDER BY "position") || '|', '')
+  FROM "ResourceCategory" WHERE "resourceOid" = resource
+$$;
+
+CREATE FUNCTION "resource_tags"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   touched int[];
 BEGIN
@@ -26,56 +36,33 @@ BEGIN
     SELECT array_agg("resourceOid") INTO touched
     FROM (SELECT "resourceOid" FROM old_rows UNION SELECT "resourceOid" FROM new_rows) t;
   END IF;
-  UPDATE "Resource" r SET "levelTags" = COALESCE((
-      SELECT '|' || string_agg(replace(replace(x."level", '%', '%25'), '|', '%7C'), '|' ORDER BY x."position") || '|'
-      FROM "ResourceLevel" x WHERE x."resourceOid" = r."oid"), '')
-  WHERE r."oid" = ANY(touched);
+  IF TG_TABLE_NAME = 'ResourceLevel' THEN
+    UPDATE "Resource" SET "levelTags" = "resource_level_tags"("oid") WHERE "oid" = ANY(touched);
+  ELSE
+    UPDATE "Resource" SET "categoryTags" = "resource_category_tags"("oid") WHERE "oid" = ANY(touched);
+  END IF;
   RETURN NULL;
 END $$;
 
 CREATE TRIGGER "ResourceLevel_tags_insert" AFTER INSERT ON "ResourceLevel"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "resource_level_tags"();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "resource_tags"();
 CREATE TRIGGER "ResourceLevel_tags_update" AFTER UPDATE ON "ResourceLevel"
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION "resource_level_tags"();
+  FOR EACH STATEMENT EXECUTE FUNCTION "resource_tags"();
 CREATE TRIGGER "ResourceLevel_tags_delete" AFTER DELETE ON "ResourceLevel"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "resource_level_tags"();
-
-CREATE FUNCTION "resource_category_tags"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  touched int[];
-BEGIN
-  -- A statement trigger sees only the transition tables its event has.
-  IF TG_OP = 'INSERT' THEN
-    SELECT array_agg(DISTINCT "resourceOid") INTO touched FROM new_rows;
-  ELSIF TG_OP = 'DELETE' THEN
-    SELECT array_agg(DISTINCT "resourceOid") INTO touched FROM old_rows;
-  ELSE
-    SELECT array_agg("resourceOid") INTO touched
-    FROM (SELECT "resourceOid" FROM old_rows UNION SELECT "resourceOid" FROM new_rows) t;
-  END IF;
-  UPDATE "Resource" r SET "categoryTags" = COALESCE((
-      SELECT '|' || string_agg(x."categoryId"::text, '|' ORDER BY x."position") || '|'
-      FROM "ResourceCategory" x WHERE x."resourceOid" = r."oid"), '')
-  WHERE r."oid" = ANY(touched);
-  RETURN NULL;
-END $$;
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "resource_tags"();
 
 CREATE TRIGGER "ResourceCategory_tags_insert" AFTER INSERT ON "ResourceCategory"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "resource_category_tags"();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "resource_tags"();
 CREATE TRIGGER "ResourceCategory_tags_update" AFTER UPDATE ON "ResourceCategory"
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION "resource_category_tags"();
+  FOR EACH STATEMENT EXECUTE FUNCTION "resource_tags"();
 CREATE TRIGGER "ResourceCategory_tags_delete" AFTER DELETE ON "ResourceCategory"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "resource_category_tags"();
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "resource_tags"();
 
 -- The resources already there.
-UPDATE "Resource" r SET
-  "levelTags" = COALESCE((
-    SELECT '|' || string_agg(replace(replace(x."level", '%', '%25'), '|', '%7C'), '|' ORDER BY x."position") || '|'
-    FROM "ResourceLevel" x WHERE x."resourceOid" = r."oid"), ''),
-  "categoryTags" = COALESCE((
-    SELECT '|' || string_agg(x."categoryId"::text, '|' ORDER BY x."position") || '|'
-    FROM "ResourceCategory" x WHERE x."resourceOid" = r."oid"), '')
-WHERE EXISTS (SELECT 1 FROM "ResourceLevel" x WHERE x."resourceOid" = r."oid")
-   OR EXISTS (SELECT 1 FROM "ResourceCategory" x WHERE x."resourceOid" = r."oid");
+UPDATE "Resource" SET
+  "levelTags" = "resource_level_tags"("oid"),
+  "categoryTags" = "resource_category_tags"("oid")
+WHERE EXISTS (SELECT 1 FROM "ResourceLevel" x WHERE x."resourceOid" = "Resource"."oid")
+   OR EXISTS (SELECT 1 FROM "ResourceCategory" x WHERE x."resourceOid" = "Resource"."oid");
