@@ -106,7 +106,7 @@ export const configSchema = z
       .prefault({}),
     /**
      * Input no operation could accept (src/security/input-limits.ts), refused with a 400 before any
-     * resolver or SQL: nesting, list and text sizes, keys per object; and the values of one list filter.
+     * resolver or SQL: nesting, list and text sizes, keys per object; the filters of a list and the values of each.
      */
     input: z
       .object({
@@ -115,6 +115,11 @@ export const configSchema = z
         maxStringLength: z.number().int().positive().default(1_000_000),
         maxObjectKeys: z.number().int().positive().default(10_000),
         maxFilterValues: z.number().int().positive().default(1000),
+        /**
+         * Filters of one list request (the plain index parameters included): a resource has about
+         * twenty indexes, and each filter is a condition of the list's statement.
+         */
+        maxFilters: z.number().int().positive().default(50),
       })
       .prefault({}),
     /**

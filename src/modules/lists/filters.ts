@@ -16,25 +16,34 @@ type Kind = 'string' | 'int' | 'boolean' | 'date';
 
 interface IndexDefinition {
   kind: Kind;
+  /**
+   * Values that name persons (pids) or groups (names): `where` receives the oids they designate,
+   * looked up for every filter of a request at once (unknown names designate nothing).
+   */
+  names?: 'persons' | 'groups';
   /** The condition for a list of (parsed) values. */
-  where: (values: never[], context: Context) => Where | Promise<Where>;
+  where: (values: never[], context: Context) => Where;
   /** The condition "has this index"; undefined: every resource has it. */
   present?: Where;
   /** Column to order by; undefined: not orderable (multi-valued). */
   orderBy?: keyof Prisma.ResourceOrderByWithRelationInput;
 }
 
-async function personOids(pids: string[]): Promise<number[]> {
-  const rows = await db.person.findMany({ where: { pid: { in: pids } }, select: { oid: true } });
-  return rows.map((row) => row.oid);
+/** Oids of the persons with these pids. One statement. */
+async function personOids(pids: string[]): Promise<Map<string, number>> {
+  if (pids.length === 0) return new Map();
+  const rows = await db.person.findMany({ where: { pid: { in: pids } }, select: { oid: true, pid: true } });
+  return new Map(rows.map((row) => [row.pid, row.oid]));
 }
 
-async function groupOids(names: string[]): Promise<number[]> {
+/** Oids of the groups with these names, by name key (`groupNameKey`). One statement. */
+async function groupOids(names: string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
   const rows = await db.group.findMany({
-    where: { nomKey: { in: names.map(groupNameKey) } },
-    select: { oid: true },
+    where: { nomKey: { in: [...new Set(names.map(groupNameKey))] } },
+    select: { oid: true, nomKey: true },
   });
-  return rows.map((row) => row.oid);
+  return new Map(rows.map((row) => [row.nomKey, row.oid]));
 }
 
 /**
@@ -45,13 +54,25 @@ function anyOf(conditions: Where[]): Where {
   return conditions.length === 0 ? { oid: { in: [] } } : { OR: conditions };
 }
 
+/**
+ * The instants a database stores as a DateTime: years 1 to 9999. JavaScript reaches further
+ * (±275760), but PostgreSQL refuses year 0 and SQLite compares the ISO text, in which a later year
+ * takes a sign and sorts before every stored date.
+ */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
 /** A date-only value matches its whole day; a full timestamp matches exactly. */
 function dateCondition(values: Date[]): Prisma.DateTimeFilter[] {
-  return values.map((date) =>
-    date.getUTCHours() + date.getUTCMinutes() + date.getUTCSeconds() + date.getUTCMilliseconds() === 0
-      ? { gte: date, lt: new Date(date.getTime() + 86_400_000) }
-      : { equals: date },
-  );
+  return values.map((date) => {
+    if (date.getUTCHours() + date.getUTCMinutes() + date.getUTCSeconds() + date.getUTCMilliseconds() !== 0)
+      return { equals: date };
+    const next = date.getTime() + 86_400_000;
+    // The last day stored has no next day to stop before.
+    return next > LAST_INSTANT
+      ? { gte: date, lte: new Date(LAST_INSTANT) }
+      : { gte: date, lt: new Date(next) };
+  });
 }
 
 export const INDEXES: Record<string, IndexDefinition> = {
@@ -75,12 +96,14 @@ export const INDEXES: Record<string, IndexDefinition> = {
   langue: { kind: 'string', where: (v: string[]) => ({ langue: { in: v } }), orderBy: 'langue' },
   auteurs: {
     kind: 'string',
-    where: async (v: string[]) => ({ authors: { some: { personOid: { in: await personOids(v) } } } }),
+    names: 'persons',
+    where: (oids: number[]) => ({ authors: { some: { personOid: { in: oids } } } }),
     present: { authors: { some: {} } },
   },
   contributeurs: {
     kind: 'string',
-    where: async (v: string[]) => ({ contributors: { some: { personOid: { in: await personOids(v) } } } }),
+    names: 'persons',
+    where: (oids: number[]) => ({ contributors: { some: { personOid: { in: oids } } } }),
     present: { contributors: { some: {} } },
   },
   niveaux: {
@@ -105,12 +128,14 @@ export const INDEXES: Record<string, IndexDefinition> = {
   },
   groupes: {
     kind: 'string',
-    where: async (v: string[]) => ({ readerGroups: { some: { groupOid: { in: await groupOids(v) } } } }),
+    names: 'groups',
+    where: (oids: number[]) => ({ readerGroups: { some: { groupOid: { in: oids } } } }),
     present: { readerGroups: { some: {} } },
   },
   groupesAuteurs: {
     kind: 'string',
-    where: async (v: string[]) => ({ authorGroups: { some: { groupOid: { in: await groupOids(v) } } } }),
+    names: 'groups',
+    where: (oids: number[]) => ({ authorGroups: { some: { groupOid: { in: oids } } } }),
     present: { authorGroups: { some: {} } },
   },
   publie: {
@@ -162,8 +187,9 @@ function parseValue(kind: Kind, value: unknown): unknown {
       if (value === false || value === 'false' || value === 0 || value === '0') return false;
       return undefined;
     case 'date': {
-      const date = typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
-      return date && !Number.isNaN(date.getTime()) ? date : undefined;
+      const time =
+        typeof value === 'string' || typeof value === 'number' ? new Date(value).getTime() : Number.NaN;
+      return time >= FIRST_INSTANT && time <= LAST_INSTANT ? new Date(time) : undefined;
     }
   }
 }
@@ -189,15 +215,44 @@ export function parseFilterValues(
   return { values, problems };
 }
 
+/** A (valid) filter: its index and parsed values, null for "has the index". */
+export interface ParsedFilter {
+  index: string;
+  values: unknown[] | null;
+}
+
+/**
+ * The conditions of (valid) filters, in order. The pids and group names of every filter are
+ * looked up together: one statement for the persons, one for the groups, whatever the filters.
+ */
+export async function filterConditions(context: Context, filters: readonly ParsedFilter[]): Promise<Where[]> {
+  const named = { persons: [] as string[], groups: [] as string[] };
+  for (const { index, values } of filters) {
+    const { names } = indexDefinition(index)!;
+    if (names && values) named[names].push(...(values as string[]));
+  }
+  const [persons, groups] = await Promise.all([personOids(named.persons), groupOids(named.groups)]);
+  const oidsOf = {
+    persons: (pid: string) => persons.get(pid),
+    groups: (name: string) => groups.get(groupNameKey(name)),
+  };
+  return filters.map(({ index, values }) => {
+    const definition = indexDefinition(index)!;
+    if (values === null) return definition.present ?? {};
+    const { names } = definition;
+    const resolved = names ? (values as string[]).flatMap((name) => oidsOf[names](name) ?? []) : values;
+    return definition.where(resolved as never[], context);
+  });
+}
+
 /** The condition of one (valid) filter. */
 export async function filterCondition(
   context: Context,
   index: string,
   values: unknown[] | null,
 ): Promise<Where> {
-  const definition = indexDefinition(index)!;
-  if (values === null) return definition.present ?? {};
-  return definition.where(values as never[], context);
+  const [condition] = await filterConditions(context, [{ index, values }]);
+  return condition!;
 }
 
 /** The column to order by, or an InvalidInputError naming the index. */

@@ -19,9 +19,10 @@ import { countResources } from './counts.ts';
 import {
   type FilterInput,
   FULLTEXT,
-  filterCondition,
+  filterConditions,
   indexDefinition,
   orderColumn,
+  type ParsedFilter,
   parseFilterValues,
 } from './filters.ts';
 import {
@@ -101,10 +102,13 @@ export async function prepareSearch(
   forced: FilterInput[] = [],
 ): Promise<PreparedSearch> {
   const warnings: string[] = [];
-  const filters = [...collectFilters(args, warnings), ...forced];
-  const { maxFilterValues } = context.config.input;
+  const requested = collectFilters(args, warnings);
+  const { maxFilterValues, maxFilters } = context.config.input;
+  // Refused before the filters are read: each costs a condition, some a look-up of names.
+  if (requested.length > maxFilters) throw new InvalidInputError(`Au plus ${maxFilters} filtres par requête`);
+  const filters = [...requested, ...forced];
   const problems: string[] = [];
-  const parsed: Array<{ index: string; values: unknown[] | null }> = [];
+  const parsed: ParsedFilter[] = [];
   const query: Record<string, unknown[] | null> = {};
   let terms: SearchTerm[] = [];
   for (const filter of filters) {
@@ -130,11 +134,8 @@ export async function prepareSearch(
   }
   // Everything is checked before the first look-up: a rejected search runs no SQL.
   if (problems.length > 0) throw new InvalidInputError(problems);
-  const conditions: Prisma.ResourceWhereInput[] = [];
-  for (const { index, values } of parsed) {
-    conditions.push(await filterCondition(context, index, values));
-    query[index] = values;
-  }
+  const conditions = await filterConditions(context, parsed);
+  for (const { index, values } of parsed) query[index] = values;
 
   const subject = rightsSubject(context);
   if (!subject.viewer.person && !subject.viewer.allRights) {
