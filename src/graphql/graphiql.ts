@@ -5,22 +5,33 @@
  * page, and only this service may frame it.
  *
  * The page opens on example tabs, one per domain, taken from the named operations the REST routes
- * run (src/rest/operations/). It is compressed once (gzip and brotli, on the thread pool) and
- * carries an ETag, so a browser revalidates it with a 304 instead of downloading it again.
+ * run (src/rest/operations/). It is compressed once (gzip and brotli) and carries an ETag, so a
+ * browser revalidates it with a 304 instead of downloading it again.
+ *
+ * The page lives in files, not in this process's memory: a worker thread renders it and writes it
+ * and its compressed copies to a private temporary folder (removed at exit), and visits are sent
+ * from there. Rendered in this thread, the renderer's module (whose source V8 keeps), the page
+ * and its copies would stay in memory for the life of the process, most of which never serves
+ * GraphiQL (README, Memory).
  */
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { type DocumentNode, type FragmentDefinitionNode, Kind, print, visit } from 'graphql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 export type PageEncoding = 'br' | 'gzip';
 
 export interface RenderedPage {
-  html: string;
+  /** The page's HTML, read from its file (Yoga's own renderer asks for it; the service sends the file). */
+  readonly html: string;
   contentSecurityPolicy: string;
   /** A strong ETag of the page as sent in `encoding` (each encoding's bytes have their own). */
   etag(encoding: PageEncoding | 'identity'): string;
+  /** The file holding the page as sent in `encoding`, and its length. */
+  file(encoding: PageEncoding | 'identity'): { path: string; size: number };
 }
 
 export interface GraphiQLPage {
@@ -28,16 +39,8 @@ export interface GraphiQLPage {
   options: GraphiQLOptions;
   /** The page, rendered on the first visit. */
   rendered(): Promise<RenderedPage>;
-  /** The page compressed with `encoding`, computed once. */
-  encoded(encoding: PageEncoding): Promise<Buffer>;
-}
-
-function inlineScriptDigests(html: string): string[] {
-  const digests: string[] = [];
-  for (const match of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
-    digests.push(`'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`);
-  }
-  return digests;
+  /** Drops the rendered page (its files were removed): the next visit renders it again. */
+  forget(): void;
 }
 
 /** Shown in the headers editor of every example tab (the editor reads JSON with comments). */
@@ -112,29 +115,54 @@ export function exampleTabs(operations: ReadonlyMap<string, DocumentNode>): Grap
   });
 }
 
-const compressors: Record<PageEncoding, (html: string) => Promise<Buffer>> = {
-  gzip: (html) => promisify(gzip)(html, { level: 6 }),
-  // Quality 5: 2 % larger than 9 and twice as fast; it runs once per process anyway.
-  br: (html) =>
-    promisify(brotliCompress)(html, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: 5,
-        [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(html),
-      },
-    }),
-};
+const RENDERER = new URL('./graphiql-render.mjs', import.meta.url);
+
+/** The folder of this process's pages: mkdtemp makes it readable by this user only; removed at exit. */
+let pagesRoot: string | undefined;
+
+/** A folder for one rendering (a process may serve several apps, and renders again after a cleaner). */
+function newPageDir(): string {
+  if (!pagesRoot || !existsSync(pagesRoot)) {
+    if (!pagesRoot) process.once('exit', () => rmSync(pagesRoot!, { recursive: true, force: true }));
+    pagesRoot = mkdtempSync(join(tmpdir(), 'rrs-graphiql-'));
+  }
+  return mkdtempSync(join(pagesRoot, 'page-'));
+}
+
+interface RenderResult {
+  scriptDigests: string[];
+  digest: string;
+  sizes: Record<PageEncoding | 'identity', number>;
+}
+
+/** Renders the page in a worker thread (src/graphql/graphiql-render.mjs) into the files of `paths`. */
+function renderInWorker(options: GraphiQLOptions, paths: Record<PageEncoding | 'identity', string>) {
+  return new Promise<RenderResult>((resolve, reject) => {
+    const worker = new Worker(RENDERER, { workerData: { options, paths } });
+    let result: RenderResult | undefined;
+    worker.once('message', (message: RenderResult) => {
+      result = message;
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`GraphiQL's renderer exited with ${code}`)),
+    );
+  });
+}
 
 export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
   let rendered: Promise<RenderedPage> | undefined;
-  const encodings = new Map<PageEncoding, Promise<Buffer>>();
   const render = async (): Promise<RenderedPage> => {
-    // Loaded on the first visit: the renderer holds the whole page's assets (about 35 MB of a
-    // process at rest, most of which never serves GraphiQL).
-    const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-    const html = renderGraphiQL(options);
+    const dir = newPageDir();
+    const paths = {
+      identity: join(dir, 'page.html'),
+      gzip: join(dir, 'page.html.gz'),
+      br: join(dir, 'page.html.br'),
+    };
+    const { scriptDigests, digest, sizes } = await renderInWorker(options, paths);
     const contentSecurityPolicy = [
       "default-src 'self'",
-      `script-src 'self' ${inlineScriptDigests(html).join(' ')}`,
+      `script-src 'self' ${scriptDigests.join(' ')}`,
       // The editor injects its styles at run time; styles cannot run code.
       "style-src 'self' 'unsafe-inline'",
       "img-src 'self' data:",
@@ -147,12 +175,19 @@ export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
       "form-action 'self'",
       "frame-ancestors 'self'",
     ].join('; ');
-    const digest = createHash('sha256')
-      .update(html)
+    const tag = createHash('sha256')
+      .update(digest)
       .update(contentSecurityPolicy)
       .digest('base64url')
       .slice(0, 27);
-    return { html, contentSecurityPolicy, etag: (encoding) => `"${digest}-${encoding}"` };
+    return {
+      get html() {
+        return readFileSync(paths.identity, 'utf8');
+      },
+      contentSecurityPolicy,
+      etag: (encoding) => `"${tag}-${encoding}"`,
+      file: (encoding) => ({ path: paths[encoding], size: sizes[encoding] }),
+    };
   };
   const page: GraphiQLPage = {
     options,
@@ -166,14 +201,8 @@ export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
       }
       return rendered;
     },
-    encoded(encoding) {
-      let bytes = encodings.get(encoding);
-      if (!bytes) {
-        bytes = page.rendered().then(({ html }) => compressors[encoding](html));
-        bytes.catch(() => encodings.delete(encoding));
-        encodings.set(encoding, bytes);
-      }
-      return bytes;
+    forget() {
+      rendered = undefined;
     },
   };
   return page;
