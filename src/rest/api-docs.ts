@@ -11,9 +11,10 @@
  * no inline style, font, frame or form target was needed.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { type Request, type Response, Router } from 'express';
 import { htmlPageHeaders } from '../http/security-headers.ts';
@@ -93,6 +94,39 @@ function sendCached(req: Request, res: Response, { body, type, etag }: Cached, c
   res.send(body);
 }
 
+interface FileAsset {
+  path: string;
+  type: string;
+  size: number;
+  etag: string;
+}
+
+/** A file sent from disk as it is read: only its ETag and size stay in memory. */
+async function fileAsset(path: string, type: string): Promise<FileAsset> {
+  const hash = createHash('sha256');
+  let size = 0;
+  await pipeline(createReadStream(path), async (chunks: AsyncIterable<Buffer>) => {
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      size += chunk.length;
+    }
+  });
+  return { path, type, size, etag: `"${hash.digest('base64url').slice(0, 27)}"` };
+}
+
+async function sendFile(req: Request, res: Response, asset: FileAsset, cacheControl: string) {
+  const { path, type, size, etag } = asset;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Cache-Control', cacheControl);
+  res.setHeader('ETag', etag);
+  if (req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  res.setHeader('Content-Length', size);
+  await pipeline(createReadStream(path), res);
+}
+
 const packageVersion = (): string => {
   // src/rest/ or dist/rest/: the package file is two levels up.
   const file = join(dirname(fileURLToPath(import.meta.url)), '../../package.json');
@@ -102,7 +136,7 @@ const packageVersion = (): string => {
 export function apiDocsRouter(buildDocument: (version: string) => Record<string, unknown>): Router {
   const router = Router();
   let document: Cached | undefined;
-  const assets = new Map<string, Cached>();
+  const assets = new Map<string, Promise<FileAsset>>();
 
   router.get('/api/openapi.json', (req, res) => {
     document ??= cached(JSON.stringify(buildDocument(packageVersion())), 'application/json; charset=utf-8');
@@ -115,7 +149,7 @@ export function apiDocsRouter(buildDocument: (version: string) => Record<string,
   });
   const initialiser = cached(INITIALISER, 'text/javascript; charset=utf-8');
   router.get(`${DOCS}/init.js`, (req, res) => sendCached(req, res, initialiser, 'no-cache'));
-  router.get(`${DOCS}/:asset`, (req, res, next) => {
+  router.get(`${DOCS}/:asset`, async (req, res, next) => {
     const name = req.params.asset;
     const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!type) {
@@ -124,11 +158,12 @@ export function apiDocsRouter(buildDocument: (version: string) => Record<string,
     }
     let asset = assets.get(name);
     if (!asset) {
-      asset = cached(readFileSync(join(swaggerUiDir(), name)), type);
+      asset = fileAsset(join(swaggerUiDir(), name), type);
       assets.set(name, asset);
+      asset.catch(() => assets.delete(name));
     }
     // The package's files change only with its version: a day in the cache, then revalidated.
-    sendCached(req, res, asset, 'public, max-age=86400');
+    sendFile(req, res, await asset, 'public, max-age=86400');
   });
   router.get('/openapi.json', (_req, res) => res.redirect(302, '/api/openapi.json'));
   router.get('/docs', (_req, res) => res.redirect(302, DOCS));
