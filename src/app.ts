@@ -18,7 +18,7 @@ import type { SessionStarter } from './auth/session.ts';
 import { createSessionStore } from './auth/session-store.ts';
 import { assertFitForEnvironment, type Config } from './config.ts';
 import { coreServices, createContextFactory, type Services } from './context.ts';
-import { db } from './db/client.ts';
+import { db, ping } from './db/client.ts';
 import { isUniqueViolation } from './db/errors.ts';
 import { messages } from './errors.ts';
 import { schema } from './graphql/schema.ts';
@@ -132,7 +132,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   app.get('/readyz', async (req, res) => {
     try {
-      await db.$queryRawUnsafe('SELECT 1');
+      await ping();
       res.json({ status: 'ok' });
     } catch (error) {
       // An outage is logged once by the availability monitor, not on every probe of a balancer.

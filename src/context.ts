@@ -10,7 +10,7 @@ import { personFactsOf } from './auth/session-store.ts';
 import type { Viewer } from './auth/viewer.ts';
 import type { Config } from './config.ts';
 import { DatabaseAvailability } from './db/availability.ts';
-import { db } from './db/client.ts';
+import { ping } from './db/client.ts';
 import { type RequestLog, RequestLogger } from './http/request-log.ts';
 import { HttpClient } from './lib/http-client.ts';
 import type { Logger } from './logger.ts';
@@ -51,7 +51,7 @@ export function coreServices(
       allowedBaseUrls: () => allowedBaseUrls,
       maxResponseBytes: config.http.maxResponseBytes,
     }),
-    database: new DatabaseAvailability(logger, () => db.$queryRawUnsafe('SELECT 1')),
+    database: new DatabaseAvailability(logger, ping),
     subscriptions: new SubscriptionHub(config.subscriptions, logger),
   };
 }

@@ -14,8 +14,8 @@ import type { IncomingMessage } from 'node:http';
 import { PrismaSessionStore } from '@quixo3/prisma-session-store';
 import type { SessionData } from 'express-session';
 import type { Config } from '../config.ts';
-import { db, provider } from '../db/client.ts';
-import { type PersonFacts, personFactsColumn, toPersonFacts } from './person-facts.ts';
+import { db } from '../db/client.ts';
+import { loadSession, type PersonFacts } from '../read-model/person-facts.ts';
 
 /** Where the session's person travels from the store to the request (never stored, never hashed). */
 const PERSON_FACTS = Symbol('personFacts');
@@ -70,27 +70,17 @@ export function createSessionStore(config: Config): PrismaSessionStore {
   return store;
 }
 
-const SESSION_WITH_PERSON = () =>
-  provider === 'postgresql'
-    ? `SELECT s.data, s."expiresAt", ${personFactsColumn(`(s.data::json->>'personOid')::int`)} AS person
-       FROM "Session" s WHERE s.sid = $1`
-    : `SELECT s.data, s."expiresAt", ${personFactsColumn(`json_extract(s.data, '$.personOid')`)} AS person
-       FROM "Session" s WHERE s.sid = ?`;
-
 /**
  * The live session data of `sid` with its person's facts, or null (absent or expired; an expired
  * row is deleted). One statement.
  */
 async function readSession(sid: string): Promise<SessionData | null> {
-  const [row] = await db.$queryRawUnsafe<{ data: string; expiresAt: Date | string; person: unknown }[]>(
-    SESSION_WITH_PERSON(),
-    sid,
-  );
-  if (!row) return null;
-  if (new Date(row.expiresAt).getTime() <= Date.now()) {
+  const stored = await loadSession(sid);
+  if (!stored) return null;
+  if (stored.expiresAt.getTime() <= Date.now()) {
     await db.session.deleteMany({ where: { sid } });
     return null;
   }
-  const data = JSON.parse(row.data) as SessionData;
-  return Object.assign(data, { [PERSON_FACTS]: toPersonFacts(row.person) });
+  const data = JSON.parse(stored.data) as SessionData;
+  return Object.assign(data, { [PERSON_FACTS]: stored.person });
 }

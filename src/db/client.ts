@@ -241,6 +241,11 @@ export async function readRows<T>(sql: string, params: unknown[]): Promise<T[]> 
   return result.rows as T[];
 }
 
+/** Whether the database answers: one trivial statement, which fails when it does not. */
+export async function ping(): Promise<void> {
+  await db.$queryRawUnsafe('SELECT 1');
+}
+
 /** PostgreSQL: the pool's connections (for metrics); undefined on SQLite, which has none. */
 export function poolStatistics(): { total: number; idle: number; waiting: number } | undefined {
   return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };

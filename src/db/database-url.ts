@@ -2,6 +2,8 @@
  * Which database a `DATABASE_URL` designates. The scheme alone decides the provider, so the same
  * rule serves the service, the Prisma CLI (prisma.config.ts) and the test set-up.
  */
+import { existsSync } from 'node:fs';
+
 export type Provider = 'sqlite' | 'postgresql';
 
 export const DEFAULT_DATABASE_URL = 'file:./data/repository.db';
@@ -17,6 +19,11 @@ export function providerOf(databaseUrl: string): Provider {
 /** Path of an SQLite database file, relative to the working directory as the driver resolves it. */
 export function sqlitePath(databaseUrl: string): string {
   return databaseUrl.replace(/^file:/, '').replace(/\?.*$/, '');
+}
+
+/** An SQLite database whose file does not exist yet (the first start creates it). */
+export function isUncreatedSqliteFile(databaseUrl: string): boolean {
+  return providerOf(databaseUrl) === 'sqlite' && !existsSync(sqlitePath(databaseUrl));
 }
 
 /**

@@ -7,9 +7,9 @@
  */
 import { describe, expect } from 'vitest';
 import { db } from '../../src/db/client.ts';
-import { loadDocuments } from '../../src/modules/resources/resource-documents.ts';
 import { canRead, readableWhere } from '../../src/modules/resources/resources.policy.ts';
 import { rightsSubject } from '../../src/modules/resources/resources.service.ts';
+import { loadDocuments } from '../../src/read-model/documents.ts';
 import { tokenHeaders } from '../support/actors.ts';
 import type { TestApp } from '../support/app.ts';
 import { appTest } from '../support/fixtures.ts';

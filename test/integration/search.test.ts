@@ -10,7 +10,8 @@ import {
   SEARCH_INDEX_SETTING,
   SEARCH_INDEX_VERSION,
 } from '../../src/modules/lists/search-index.ts';
-import { WORD_KINDS, wordRows } from '../../src/modules/resources/resources.repository.ts';
+import { wordRows } from '../../src/modules/resources/resources.repository.ts';
+import { WORD_KINDS } from '../../src/read-model/ranked-search.ts';
 import { tokenHeaders } from '../support/actors.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { graphql } from '../support/graphql.ts';

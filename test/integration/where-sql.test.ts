@@ -1,5 +1,5 @@
 /**
- * A list's condition in SQL written by the service (src/modules/lists/where-sql.ts) selects the same
+ * A list's condition in SQL written by the service (src/read-model/conditions.ts) selects the same
  * resources, in the same order, as Prisma's translation of the same condition: every index, with
  * and without values, for every kind of caller, alone and combined, in every order.
  */
@@ -8,18 +8,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '../../src/auth/permissions.ts';
 import { anonymousViewer } from '../../src/auth/viewer.ts';
 import type { Context } from '../../src/context.ts';
-import { db, type Prisma, provider, readRows } from '../../src/db/client.ts';
+import { db, type Prisma } from '../../src/db/client.ts';
 import { filterCondition, INDEXES } from '../../src/modules/lists/filters.ts';
-import {
-  rankedOids,
-  rankedOidsByPrisma,
-  searchTerms,
-  termCondition,
-} from '../../src/modules/lists/fulltext.ts';
-import { parameterSink, whereSql } from '../../src/modules/lists/where-sql.ts';
-import { loadPage } from '../../src/modules/resources/resource-documents.ts';
+import { searchTerms, termCondition } from '../../src/modules/lists/fulltext.ts';
 import { type RightsSubject, readableWhere } from '../../src/modules/resources/resources.policy.ts';
 import { wordRows } from '../../src/modules/resources/resources.repository.ts';
+import { UntranslatableCondition, whereSql } from '../../src/read-model/conditions.ts';
+import { countResources } from '../../src/read-model/counts.ts';
+import { loadPage, loadPageAfter } from '../../src/read-model/pages.ts';
+import { rankedOids } from '../../src/read-model/ranked-search.ts';
+import { sql } from '../../src/read-model/rows.ts';
+import { prismaOids, rankedOidsByPrisma } from '../support/prisma-oracles.ts';
 
 const BASE_ID = 'repo';
 const context = { config: { baseId: BASE_ID } } as Context;
@@ -199,32 +198,20 @@ function subjects(): RightsSubject[] {
   ];
 }
 
-const sink = () => parameterSink(provider);
-
 async function sqlOids(where: Prisma.ResourceWhereInput, orderColumn: string, order: 'asc' | 'desc') {
-  const documents = await loadPage(
-    { where: (s) => whereSql(s, where), orderColumn, order, start: 0, nb: 1000 },
-    BASE_ID,
-    {},
-  );
-  expect(documents, `not translated: ${JSON.stringify(where)}`).toBeDefined();
-  return documents!.map((document) => document.oid);
+  const documents = await loadPage({ where, orderColumn, order, start: 0, nb: 1000 }, BASE_ID, {});
+  return documents.map((document) => document.oid);
 }
 
-async function prismaOids(where: Prisma.ResourceWhereInput, orderColumn: string, order: 'asc' | 'desc') {
-  const orderBy = orderColumn === 'oid' ? [{ oid: order }] : [{ [orderColumn]: order }, { oid: order }];
-  const rows = await db.resource.findMany({ where, orderBy, select: { oid: true } });
-  return rows.map((row) => row.oid);
-}
-
-async function sqlCount(where: Prisma.ResourceWhereInput) {
-  const { sink: s, values } = sink();
-  const condition = whereSql(s, where)!;
-  const [row] = await readRows<{ total: number | string }>(
-    `SELECT count(*) AS total FROM "Resource" r WHERE ${condition}`,
-    values,
-  );
-  return Number(row!.total);
+/** Every page after a cursor, walked from the start as a Relay client would. */
+async function cursorWalk(where: Prisma.ResourceWhereInput, orderColumn: string, order: 'asc' | 'desc') {
+  const seen: number[] = [];
+  for (let after: number | undefined; ; ) {
+    const page = await loadPageAfter({ where, orderColumn, order, after, limit: 7 }, BASE_ID, {});
+    seen.push(...page.map((document) => document.oid));
+    if (page.length < 7) return seen;
+    after = page.at(-1)!.oid;
+  }
 }
 
 const ORDERABLE = Object.entries(INDEXES).flatMap(([, definition]) => definition.orderBy ?? []);
@@ -280,7 +267,7 @@ describe('list conditions in SQL', () => {
           expect(await sqlOids(where, orderColumn, order)).toEqual(
             await prismaOids(where, orderColumn, order),
           );
-          expect(await sqlCount(where)).toBe(await db.resource.count({ where }));
+          expect(await countResources(where)).toBe(await db.resource.count({ where }));
           if (terms.length > 0) {
             // Ranked pages: the statement ranks as the reference scoring of the rows Prisma reads.
             const start = seed % 3;
@@ -298,26 +285,55 @@ describe('list conditions in SQL', () => {
     const where = readableWhere(subjects()[1]!);
     const all = await prismaOids(where, 'type', 'desc');
     const documents = await loadPage(
-      { where: (s) => whereSql(s, where), orderColumn: 'type', order: 'desc', start: 7, nb: 9 },
+      { where, orderColumn: 'type', order: 'desc', start: 7, nb: 9 },
       BASE_ID,
       {},
     );
-    expect(documents!.map((d) => d.oid)).toEqual(all.slice(7, 16));
+    expect(documents.map((d) => d.oid)).toEqual(all.slice(7, 16));
   });
 
-  it('answer undefined for a form they do not know, so the caller keeps Prisma', () => {
-    expect(whereSql(sink().sink, { titre: { contains: 'a' } })).toBeUndefined();
-    expect(whereSql(sink().sink, { archives: { some: {} } } as Prisma.ResourceWhereInput)).toBeUndefined();
-    expect(whereSql(sink().sink, { authors: { every: {} } })).toBeUndefined();
+  it('walk pages after a cursor in every order, NULLs where each database puts them, each row once', async () => {
+    const where = readableWhere(subjects()[1]!);
+    for (const orderColumn of ORDERABLE) {
+      for (const order of ['asc', 'desc'] as const) {
+        expect(await cursorWalk(where, orderColumn, order), `${orderColumn} ${order}`).toEqual(
+          await prismaOids(where, orderColumn, order),
+        );
+      }
+    }
+  });
+
+  it('give an empty page after a cursor that names no resource, unless ordered by oid', async () => {
+    const where = readableWhere(subjects()[1]!);
+    const page = (orderColumn: string) =>
+      loadPageAfter({ where, orderColumn, order: 'asc', after: 999_999, limit: 5 }, BASE_ID, {});
+    expect(await page('titre')).toEqual([]);
+    expect(await page('oid')).toEqual([]);
+    const all = await prismaOids(where, 'oid', 'asc');
+    const beforeFirst = await loadPageAfter(
+      { where, orderColumn: 'oid', order: 'asc', after: all[0]! - 1, limit: 5 },
+      BASE_ID,
+      {},
+    );
+    expect(beforeFirst.map((d) => d.oid)).toEqual(all.slice(0, 5));
+  });
+
+  it('refuse a form filters and rights never write: a programming error, not an empty or wrong list', () => {
+    expect(() => whereSql(sql(), { titre: { contains: 'a' } })).toThrow(UntranslatableCondition);
+    expect(() => whereSql(sql(), { archives: { some: {} } } as Prisma.ResourceWhereInput)).toThrow(
+      UntranslatableCondition,
+    );
+    expect(() => whereSql(sql(), { authors: { every: {} } })).toThrow(UntranslatableCondition);
   });
 
   it('refuse to order by anything but a column of Resource', async () => {
-    const page = await loadPage(
-      { where: () => 'TRUE', orderColumn: 'oid; DROP TABLE "Resource"', order: 'asc', start: 0, nb: 1 },
-      BASE_ID,
-      {},
-    );
-    expect(page).toBeUndefined();
+    await expect(
+      loadPage(
+        { where: {}, orderColumn: 'oid; DROP TABLE "Resource"', order: 'asc', start: 0, nb: 1 },
+        BASE_ID,
+        {},
+      ),
+    ).rejects.toThrow(UntranslatableCondition);
     expect(await db.resource.count()).toBe(oids.length);
   });
 });

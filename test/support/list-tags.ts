@@ -4,7 +4,7 @@
  * tags are not those of their rows, in their order.
  */
 import { db } from '../../src/db/client.ts';
-import { tagOf } from '../../src/modules/lists/where-sql.ts';
+import { tagOf } from '../../src/read-model/conditions.ts';
 
 /** Each resource's tags as the triggers write them: `|a|b|`, values in the order of their positions. */
 function expectedTags(rows: { resourceOid: number; value: string | number; position: number }[]) {

@@ -4,7 +4,8 @@
  */
 import type { Permission } from '../../src/auth/permissions.ts';
 import { anonymousViewer, type Viewer } from '../../src/auth/viewer.ts';
-import type { RightsFacts, RightsSubject } from '../../src/modules/resources/resources.policy.ts';
+import type { RightsSubject } from '../../src/modules/resources/resources.policy.ts';
+import type { RightsFacts } from '../../src/read-model/documents.ts';
 
 export const anonymous: Viewer = anonymousViewer;
 

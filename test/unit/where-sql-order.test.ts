@@ -4,7 +4,8 @@
  * level or category is a test of the resource's tags, on the index entry itself: no seek at all.
  */
 import { describe, expect, it } from 'vitest';
-import { parameterSink, whereSql } from '../../src/modules/lists/where-sql.ts';
+import { whereSql } from '../../src/read-model/conditions.ts';
+import { dialects, Sql } from '../../src/read-model/dialect.ts';
 
 const where = {
   AND: [
@@ -18,8 +19,9 @@ const where = {
 
 describe('the order of a conjunction', () => {
   it('on SQLite: the tags first, then the one-value probe before the two-value probe, values in step', () => {
-    const { sink, values } = parameterSink('sqlite');
-    const sql = whereSql(sink, where)!;
+    const q = new Sql(dialects.sqlite);
+    const sql = whereSql(q, where);
+    const { values } = q;
     expect(sql).not.toContain('"ResourceLevel"');
     expect(sql.indexOf('"levelTags"')).toBeGreaterThan(0);
     expect(sql.indexOf('"levelTags"')).toBeLessThan(sql.indexOf('"ResourceDocumentaryType"'));
@@ -29,8 +31,9 @@ describe('the order of a conjunction', () => {
   });
 
   it('on PostgreSQL: as given (its planner orders the tests)', () => {
-    const { sink, values } = parameterSink('postgresql');
-    const sql = whereSql(sink, where)!;
+    const q = new Sql(dialects.postgresql);
+    const sql = whereSql(q, where);
+    const { values } = q;
     expect(sql.indexOf('"ResourcePedagogicType"')).toBeLessThan(sql.indexOf('"ResourceDocumentaryType"'));
     expect(sql.indexOf('"ResourceDocumentaryType"')).toBeLessThan(sql.indexOf('"levelTags"'));
     expect(values).toEqual(['em', [7, 5], 3, '|6e|', true, 0]);

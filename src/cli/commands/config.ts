@@ -3,13 +3,12 @@
  * the configuration's validation errors, the database, the labs and peers it must reach, and the
  * settings production must not run with. Exit code 1 when anything is wrong.
  */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { countActiveApiTokens } from '../../auth/api-tokens.ts';
 import { type Config, ConfigError, loadConfig } from '../../config.ts';
-import { closeDatabase, db, openDatabase } from '../../db/client.ts';
-import { providerOf, redact, sqlitePath } from '../../db/database-url.ts';
-import { migrationsOf } from '../../db/migrate.ts';
+import { closeDatabase, openDatabase, ping } from '../../db/client.ts';
+import { isUncreatedSqliteFile, redact } from '../../db/database-url.ts';
+import { pendingMigrations } from '../../db/migration-status.ts';
 import { waitForDatabase } from '../../db/wait.ts';
 import { createLogger } from '../../logger.ts';
 import { EXIT, output } from '../context.ts';
@@ -50,8 +49,7 @@ async function reachable(subject: string, baseUrl: string, timeoutMs: number): P
 
 async function databaseChecks(config: Config): Promise<Check[]> {
   const url = config.databaseUrl;
-  const provider = providerOf(url);
-  if (provider === 'sqlite' && !existsSync(sqlitePath(url))) {
+  if (isUncreatedSqliteFile(url)) {
     return [
       note('database', `${url}: no file yet, created by the first start`),
       ...(config.apiTokens.length === 0
@@ -67,20 +65,14 @@ async function databaseChecks(config: Config): Promise<Check[]> {
   try {
     await waitForDatabase(url, { ...config.lifecycle, databaseWaitMs: 0 }, createLogger('silent'));
     await openDatabase(url);
-    await db.$queryRawUnsafe('SELECT 1');
+    await ping();
   } catch (error) {
     await closeDatabase().catch(() => {});
     return [problem('database', `${redact(url)} cannot be used: ${(error as Error).message}`)];
   }
   try {
     const checks = [fine('database', `${redact(url)} answers`)];
-    const applied = await db
-      .$queryRawUnsafe<{ migration_name: string }[]>(
-        'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-      )
-      .catch(() => []);
-    const done = new Set(applied.map((row) => row.migration_name));
-    const pending = migrationsOf(provider).filter((migration) => !done.has(migration.name));
+    const pending = await pendingMigrations();
     if (pending.length > 0) {
       checks.push(
         note(

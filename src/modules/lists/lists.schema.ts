@@ -1,25 +1,23 @@
 /** GraphQL: resource search (offset pages), the viewer's resources, authors' lists, autocomplete. */
 import { resolveCursorConnection } from '@pothos/plugin-relay';
 import { type Context, memo } from '../../context.ts';
-import { db } from '../../db/client.ts';
 import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { parseId } from '../../lib/integers.ts';
-import { loadDocuments, type ResourceDocument } from '../resources/resource-documents.ts';
+import { countResources } from '../../read-model/counts.ts';
+import type { ResourceDocument } from '../../read-model/documents.ts';
 import { documentPartsFor, ResourceType } from '../resources/resources.schema.ts';
 import { autocomplete, type SearchFilter } from './autocomplete.ts';
-import { countResources } from './counts.ts';
 import {
   type AuthorList,
   type AuthorsPage,
   authorsResources,
-  listParts,
-  ordering,
   PERSONAL_LIST_DENIED,
   personalResources,
   prepareSearch,
   type SearchArgs,
   type SearchPage,
+  searchPageAfter,
   searchResources,
   withWords,
 } from './lists.service.ts';
@@ -235,36 +233,18 @@ builder.queryFields((t) => {
         },
         resolve: async (_root, args, context, info) => {
           const prepared = await connectionSearch(context, args);
-          const where = withWords(prepared);
           const connection = await resolveCursorConnection<Promise<ResourceDocument[]>>(
             { args, toCursor: (resource) => String(resource.oid), defaultSize: 25, maxSize: 500 },
-            async ({ before, after, limit, inverted }) => {
-              // Backwards pages walk the same order reversed; the helper puts them back in order.
-              const order = ordering(prepared).map((column) =>
-                Object.fromEntries(
-                  Object.entries(column).map(([name, direction]) => [
-                    name,
-                    inverted === (direction === 'asc') ? 'desc' : 'asc',
-                  ]),
-                ),
-              );
-              const cursor = cursorOid(inverted ? before : after);
-              const rows = await db.resource.findMany({
-                where,
-                orderBy: order,
-                ...(cursor === undefined ? {} : { cursor: { oid: cursor }, skip: 1 }),
-                take: limit,
-                select: { oid: true },
-              });
-              return loadDocuments(
-                rows.map((row) => row.oid),
-                context.config.baseId,
-                listParts(context, documentPartsFor(info, ['edges', 'node'])),
-              );
-            },
+            ({ before, after, limit, inverted }) =>
+              searchPageAfter(
+                context,
+                prepared,
+                { after: cursorOid(inverted ? before : after), limit, inverted },
+                documentPartsFor(info, ['edges', 'node']),
+              ),
           );
           // Counted only when asked for.
-          return Object.assign(connection, { totalCount: () => countResources(where) });
+          return Object.assign(connection, { totalCount: () => countResources(withWords(prepared)) });
         },
       },
       {

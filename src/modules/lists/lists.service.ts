@@ -6,16 +6,13 @@
 import type { Context } from '../../context.ts';
 import { db, type Prisma } from '../../db/client.ts';
 import { InvalidInputError } from '../../errors.ts';
+import { countResources } from '../../read-model/counts.ts';
+import { type DocumentParts, loadDocuments, type ResourceDocument } from '../../read-model/documents.ts';
+import { loadPage, loadPageAfter } from '../../read-model/pages.ts';
+import { rankedOids, type SearchTerm } from '../../read-model/ranked-search.ts';
 import { isPid } from '../persons/persons.service.ts';
-import {
-  type DocumentParts,
-  loadDocuments,
-  loadPage,
-  type ResourceDocument,
-} from '../resources/resource-documents.ts';
 import { readableWhere, rightsNeedRelations } from '../resources/resources.policy.ts';
 import { rightsSubject } from '../resources/resources.service.ts';
-import { countResources } from './counts.ts';
 import {
   type FilterInput,
   FULLTEXT,
@@ -25,15 +22,7 @@ import {
   type ParsedFilter,
   parseFilterValues,
 } from './filters.ts';
-import {
-  MAX_SEARCH_TERMS,
-  rankedOids,
-  rankedOidsByPrisma,
-  type SearchTerm,
-  searchTerms,
-  termCondition,
-} from './fulltext.ts';
-import { type ParameterSink, whereSql } from './where-sql.ts';
+import { MAX_SEARCH_TERMS, searchTerms, termCondition } from './fulltext.ts';
 
 export interface SearchArgs {
   filters?: FilterInput[] | null;
@@ -155,23 +144,16 @@ export async function prepareSearch(
   };
 }
 
-/** Database ordering of a prepared search; oid breaks ties, so pages never overlap nor leave gaps. */
-export function ordering({
-  orderColumn: column,
-  order,
-}: PreparedSearch): Prisma.ResourceOrderByWithRelationInput[] {
-  return column === 'oid' ? [{ oid: order }] : [{ [column]: order }, { oid: order }];
-}
-
 /** A prepared search's condition with every full-text term required (src/modules/lists/fulltext.ts). */
 export function withWords({ where, terms }: PreparedSearch): Prisma.ResourceWhereInput {
   return terms.length > 0 ? { AND: [where, ...terms.map(termCondition)] } : where;
 }
 
 /**
- * A page of a search: the total, the page's oids, then the documents of the page with the parts the
- * caller's fields need. Three statements whatever the page size (plus the look-ups of names that
- * filters designate); two while the total of the same filters is kept (src/modules/lists/counts.ts).
+ * A page of a search: the total and the documents of the page with the parts the caller's fields
+ * need. Two statements whatever the page size (plus the look-ups of names that filters designate);
+ * one while the total of the same filters is kept (src/read-model/counts.ts). A ranked full-text
+ * page reads its oids, then their documents.
  */
 export async function searchResources(
   context: Context,
@@ -184,45 +166,47 @@ export async function searchResources(
   const { where, terms, orderBy, order, query, warnings } = prepared;
   const { start, nb } = paging(context, args.start, args.nb);
   const page = { start, nb, orderBy, order, query, warnings };
+  const { baseId } = context.config;
 
   if (terms.length > 0 && !orderBy) {
     // Ranked by relevance (fulltext.ts); the total is that of the same filters unranked, kept alike.
-    const [total, ranked] = await Promise.all([
+    const [total, oids] = await Promise.all([
       countResources(withWords(prepared)),
       rankedOids(terms, where, start, nb),
     ]);
-    const oids = ranked ?? (await rankedOidsByPrisma(terms, where, start, nb));
-    return { ...page, total, items: await loadDocuments(oids, context.config.baseId, parts) };
+    return { ...page, total, items: await loadDocuments(oids, baseId, parts) };
   }
 
   const fullWhere = withWords(prepared);
-  const { baseId } = context.config;
-  const pageQuery = {
-    where: (sink: ParameterSink) => whereSql(sink, fullWhere),
-    orderColumn: prepared.orderColumn,
-    order,
-    start,
-    nb,
-  };
-  const [total, items] = await Promise.all([countResources(fullWhere), loadPage(pageQuery, baseId, parts)]);
-  if (items !== undefined) return { ...page, total, items };
-  // A condition SQL written here cannot express: the page's oids through Prisma, then the documents.
-  const rows = await db.resource.findMany({
-    where: fullWhere,
-    orderBy: ordering(prepared),
-    skip: start,
-    take: nb,
-    select: { oid: true },
-  });
-  return {
-    ...page,
-    total,
-    items: await loadDocuments(
-      rows.map((row) => row.oid),
-      baseId,
-      parts,
-    ),
-  };
+  const [total, items] = await Promise.all([
+    countResources(fullWhere),
+    loadPage({ where: fullWhere, orderColumn: prepared.orderColumn, order, start, nb }, baseId, parts),
+  ]);
+  return { ...page, total, items };
+}
+
+/**
+ * A page of a search after a cursor (the oid of the last resource seen), in the search's order,
+ * backwards when `inverted` (then still in the search's order). Full-text words filter only.
+ */
+export async function searchPageAfter(
+  context: Context,
+  prepared: PreparedSearch,
+  page: { after: number | undefined; limit: number; inverted: boolean },
+  fieldParts: DocumentParts,
+): Promise<ResourceDocument[]> {
+  const order = page.inverted === (prepared.order === 'asc') ? 'desc' : 'asc';
+  return loadPageAfter(
+    {
+      where: withWords(prepared),
+      orderColumn: prepared.orderColumn,
+      order,
+      after: page.after,
+      limit: page.limit,
+    },
+    context.config.baseId,
+    listParts(context, fieldParts),
+  );
 }
 
 /**
@@ -285,18 +269,17 @@ export async function authorsResources(
     authors: { some: { personOid: { in: persons.map((p) => p.oid) } } },
   };
   const where = { AND: [byAuthors, readableWhere(rightsSubject(context))] };
-  const [total, all, rows] = await Promise.all([
+  const [total, all, documents] = await Promise.all([
     countResources(where),
     countResources(byAuthors),
-    db.resource.findMany({ where, orderBy: { oid: 'asc' }, skip: offset, take: size, select: { oid: true } }),
+    // Grouping reads the author oids of each document (its rights facts): never left out here.
+    loadPage(
+      { where, orderColumn: 'oid', order: 'asc', start: offset, nb: size },
+      context.config.baseId,
+      parts,
+    ),
   ]);
   if (all > total) warnings.push(`${all - total} ressource(s) retirée(s) faute de droits de lecture`);
-  // Grouping reads the author oids of each document (its rights facts).
-  const documents = await loadDocuments(
-    rows.map((row) => row.oid),
-    context.config.baseId,
-    parts,
-  );
   const lists = persons
     .sort((a, b) => pids.indexOf(a.pid) - pids.indexOf(b.pid))
     .map((person) => ({

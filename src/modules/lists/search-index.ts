@@ -6,7 +6,8 @@
  */
 
 import { insertRows } from '../../db/bulk-insert.ts';
-import { db, provider, type Transaction } from '../../db/client.ts';
+import { db, type Transaction } from '../../db/client.ts';
+import { exclusiveTransaction } from '../../db/exclusive-transaction.ts';
 import type { Logger } from '../../logger.ts';
 import { wordRows } from '../resources/resources.repository.ts';
 
@@ -17,27 +18,16 @@ import { wordRows } from '../resources/resources.repository.ts';
 export const SEARCH_INDEX_VERSION = '2:words+stems(@orama/stemmers 3.1.18 french)';
 export const SEARCH_INDEX_SETTING = 'searchIndexVersion';
 
-// Arbitrary constant: the key of the PostgreSQL advisory lock that serialises rebuild batches.
+// Arbitrary constant: the key that serialises rebuild batches (src/db/exclusive-transaction.ts).
 const REBUILD_LOCK_KEY = 7_351_402_118;
 
 /**
  * A transaction that runs alone among rebuilds: instances starting together on one database
- * would otherwise both delete a batch's rows and then both insert them. On PostgreSQL a
- * transaction-scoped advisory lock; SQLite serialises writers, and every batch writes first.
+ * would otherwise both delete a batch's rows and then both insert them (every batch writes first).
  */
 function exclusive<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-  return db.$transaction(
-    async (tx) => {
-      if (provider === 'postgresql')
-        await tx.$queryRawUnsafe(
-          'SELECT 1 AS locked FROM pg_advisory_xact_lock($1::bigint)',
-          REBUILD_LOCK_KEY,
-        );
-      return work(tx);
-    },
-    // A batch of a few thousand rows can take seconds on a busy machine: more than Prisma's 5 s.
-    { timeout: 120_000, maxWait: 30_000 },
-  );
+  // A batch of a few thousand rows can take seconds on a busy machine: more than Prisma's 5 s.
+  return exclusiveTransaction(REBUILD_LOCK_KEY, work, { timeout: 120_000, maxWait: 30_000 });
 }
 
 /**

@@ -5,19 +5,8 @@
  */
 import { hasPermission, type Viewer } from '../../auth/viewer.ts';
 import type { Prisma } from '../../db/client.ts';
+import type { RightsFacts } from '../../read-model/documents.ts';
 import { EDITABLE_TYPES, Restriction } from './vocabulary.ts';
-
-/** The facts about a resource that its rights depend on. */
-export interface RightsFacts {
-  publie: boolean;
-  restriction: number;
-  type: string;
-  aliasOf: string | null;
-  authorOids: readonly number[];
-  contributorOids: readonly number[];
-  readerGroupOids: readonly number[];
-  authorGroupOids: readonly number[];
-}
 
 /** The viewer plus the groups they belong to or manage (loaded once per request). */
 export interface RightsSubject {

@@ -1,13 +1,14 @@
 /**
  * Resources in the database, as the write path sees them: a whole resource with its join tables
- * (reads go through resource-documents.ts instead), the mapping to the legacy JSON, and the
+ * (reads go through src/read-model/ instead), the mapping to the legacy JSON, and the
  * writing of a resource's multi-valued fields.
  */
 import { randomBytes } from 'node:crypto';
 import type { Prisma, Transaction } from '../../db/client.ts';
 import { parseId } from '../../lib/integers.ts';
 import { frenchStem, textWords } from '../../lib/text.ts';
-import type { RightsFacts } from './resources.policy.ts';
+import type { RightsFacts } from '../../read-model/documents.ts';
+import { WORD_KINDS } from '../../read-model/ranked-search.ts';
 
 const byPosition = { orderBy: { position: 'asc' } } as const;
 const personFields = {
@@ -176,9 +177,6 @@ export async function writeLinks(tx: Transaction, resourceOid: number, links: Pa
 
 /** Where a word appears decides its weight in relevance ranking. */
 export const WORD_WEIGHTS = { titre: 4, resume: 2, description: 1 } as const;
-
-/** The two kinds of full-text index rows: a normalised word of the texts, or the stem of one. */
-export const WORD_KINDS = { word: 0, stem: 1 } as const;
 
 /**
  * The full-text index rows of a resource, from its texts (see `writeWords`): each distinct word

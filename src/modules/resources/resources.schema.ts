@@ -1,7 +1,7 @@
 /**
  * GraphQL: the Resource type (legacy field names, the viewer's rights, resolved authors, groups
  * and relations), its Ref form, reads by every kind of id, and the writes. A Resource is a
- * document loaded in one statement (resource-documents.ts); its fields only read it.
+ * document loaded in one statement (src/read-model/documents.ts); its fields only read it.
  */
 import {
   type FieldNode,
@@ -22,10 +22,6 @@ import {
 } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { errorType } from '../../graphql/errors.ts';
-import { GroupType } from '../groups/groups.schema.ts';
-import { PersonType } from '../persons/persons.schema.ts';
-import { cloneResource, createAlias, forkAlias } from './copies.service.ts';
-import { type RefShape, refFields } from './ref.ts';
 import {
   type DocumentParts,
   type GroupSummary,
@@ -33,7 +29,11 @@ import {
   type PersonSummary,
   type ResourceDocument,
   SUMMARY_COLUMNS,
-} from './resource-documents.ts';
+} from '../../read-model/documents.ts';
+import { GroupType } from '../groups/groups.schema.ts';
+import { PersonType } from '../persons/persons.schema.ts';
+import { cloneResource, createAlias, forkAlias } from './copies.service.ts';
+import { type RefShape, refFields } from './ref.ts';
 import {
   legacyResourceBody,
   ResourceInputType,

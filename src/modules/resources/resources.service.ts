@@ -8,10 +8,10 @@ import { db, type Prisma, type Transaction } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { DomainError, deniedError, InvalidInputError } from '../../errors.ts';
 import { parseId } from '../../lib/integers.ts';
+import { type DocumentKey, loadDocument, type ResourceDocument } from '../../read-model/documents.ts';
 import { auditActor, auditEntryData, recordAudit, stateAs } from '../audit/audit.service.ts';
 import { groupNameKey } from '../groups/groups.service.ts';
 import { enqueueChangeNotifications } from '../peers/outbox.ts';
-import { type DocumentKey, loadDocument, type ResourceDocument } from './resource-documents.ts';
 import {
   type ParsedResourceInput,
   parseRelationsInput,
@@ -53,7 +53,7 @@ const readByKey = (context: Context) => memo(context, 'resources:readByKey', () 
 export function rightsSubject(context: Context, resourceOid?: number): RightsSubject {
   return {
     viewer: context.viewer,
-    // Loaded with the caller (src/auth/person-facts.ts).
+    // Loaded with the caller (src/read-model/person-facts.ts).
     groupOids: context.viewer.person?.groupOids ?? NO_GROUPS,
     hasReadKey: resourceOid !== undefined && readByKey(context).has(resourceOid),
   };

@@ -11,7 +11,7 @@
  */
 
 import { insertRows, tableOf } from '../../db/bulk-insert.ts';
-import { db, type Prisma, provider, type Transaction } from '../../db/client.ts';
+import { db, type Prisma, type Transaction } from '../../db/client.ts';
 import { contentChanges } from '../../db/content-changes.ts';
 import {
   fullInclude,
@@ -426,26 +426,4 @@ async function nextFreeOid(tx: Transaction, model: 'person' | 'group'): Promise<
   };
   const { _max } = await delegate.aggregate({ _max: { oid: true } });
   return (_max.oid ?? 0) + 1;
-}
-
-/**
- * PostgreSQL sequences do not move when rows are inserted with explicit ids: move each past the
- * largest id, never back (an oid once given, even deleted since, must not name another resource).
- * SQLite's AUTOINCREMENT keeps the largest id ever inserted by itself.
- */
-export async function moveSequencesPastImportedIds(): Promise<void> {
-  if (provider !== 'postgresql') return;
-  for (const table of ['Person', 'Group', 'Resource']) {
-    const [sequence] = await db.$queryRawUnsafe<{ name: string }[]>(
-      `SELECT pg_get_serial_sequence('"${table}"', 'oid') AS name`,
-    );
-    if (!sequence?.name) continue;
-    const [state] = await db.$queryRawUnsafe<
-      { last: bigint | number; called: boolean; max: number | null }[]
-    >(
-      `SELECT last_value AS last, is_called AS called, (SELECT MAX(oid) FROM "${table}") AS max FROM ${sequence.name}`,
-    );
-    const used = Math.max(Number(state!.last) - (state!.called ? 0 : 1), Number(state!.max ?? 0));
-    await db.$queryRawUnsafe(`SELECT setval('${sequence.name}', ${used + 1}, false)`);
-  }
 }

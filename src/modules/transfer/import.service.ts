@@ -19,10 +19,10 @@
  * Not transferred: archives of previous versions, peer listeners, sessions (see the document).
  */
 import { createReadStream } from 'node:fs';
+import { moveSequencesPastImportedIds } from '../../db/sequences.ts';
 import { readMembershipsAndResources, readPersonsAndGroups } from './import-passes.ts';
 import type { ImportReport } from './import-report.ts';
 import { type ImportOptions, startRun } from './import-run.ts';
-import { moveSequencesPastImportedIds } from './import-writes.ts';
 
 export { TransferFormatError } from './import-records.ts';
 export type { Counts, ImportProgress, ImportReport, Problem } from './import-report.ts';

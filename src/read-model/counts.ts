@@ -5,9 +5,10 @@
  * serves only while that generation is still current, exactly like the response cache.
  */
 import { LRUCache } from 'lru-cache';
-import { db, type Prisma, provider, readRows } from '../../db/client.ts';
-import { contentChanges } from '../../db/content-changes.ts';
-import { parameterSink, whereSql } from './where-sql.ts';
+import type { Prisma } from '../db/client.ts';
+import { contentChanges } from '../db/content-changes.ts';
+import { whereSql } from './conditions.ts';
+import { count as countOf, read, sql } from './rows.ts';
 
 const totals = new LRUCache<string, { generation: number; total: number }>({ max: 5000 });
 
@@ -26,14 +27,13 @@ export function countResources(where: Prisma.ResourceWhereInput): Promise<number
   return kept(`resource:${JSON.stringify(where)}`, () => count(where));
 }
 
-/** The count in SQL written here when the condition translates (see where-sql.ts), else Prisma's. */
+/** The count, planned each time: the best plan depends on how many rows the values match. */
 async function count(where: Prisma.ResourceWhereInput): Promise<number> {
-  const { sink, values } = parameterSink(provider);
-  const condition = whereSql(sink, where);
-  if (condition === undefined) return db.resource.count({ where });
-  const [row] = await readRows<{ total: number | string }>(
-    `SELECT count(*) AS total FROM "Resource" r WHERE ${condition}`,
-    values,
-  );
-  return Number(row!.total);
+  const q = sql();
+  const condition = whereSql(q, where);
+  const statement = q.statement(`SELECT count(*) AS total FROM "Resource" r WHERE ${condition}`, {
+    planEachTime: true,
+  });
+  const [row] = await read<{ total: unknown }>(statement);
+  return countOf(row!.total);
 }

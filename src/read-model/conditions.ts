@@ -1,19 +1,20 @@
 /**
- * A list's condition as SQL, so that a page is one statement the service writes itself (page and
- * documents together; src/modules/resources/resource-documents.ts) instead of a Prisma query for
- * the page's oids followed by the documents: Prisma compiles every query in its engine, which cost
- * more than the statement for short pages, and a second round trip.
+ * A list's condition as SQL, so that a page is one statement written here (page and documents
+ * together, pages.ts) instead of a Prisma query for the page's oids followed by the documents:
+ * Prisma compiles every query in its engine, which cost more than the statement for short pages,
+ * and a second round trip.
  *
- * It translates the `Prisma.ResourceWhereInput` that filters (filters.ts) and rights
- * (resources.policy.ts `readableWhere`) build, so both forms keep one source: the shapes those
- * modules write are translated, and anything else makes `whereSql` answer undefined (the caller
- * then keeps Prisma's path). A test runs every filter and every kind of caller through both and
- * compares the pages.
+ * It translates the `Prisma.ResourceWhereInput` that filters (src/modules/lists/filters.ts) and
+ * rights (src/modules/resources/resources.policy.ts `readableWhere`) build, so both forms keep one
+ * source. Those modules write a known set of shapes; any other shape is a programming error
+ * (`UntranslatableCondition`), which the tests would meet first: they run every filter and every
+ * kind of caller through this translation and through Prisma (test/integration/where-sql.test.ts).
  */
-import type { Prisma } from '../../db/client.ts';
+import type { Prisma } from '../db/client.ts';
+import type { Sql, ValueKind } from './dialect.ts';
 
 type Where = Prisma.ResourceWhereInput;
-type ColumnKind = 'int' | 'text' | 'boolean' | 'date';
+type ColumnKind = Exclude<ValueKind, 'json'>;
 
 /** Columns of Resource a condition may use, by kind. */
 const RESOURCE_COLUMNS: Record<string, ColumnKind> = {
@@ -88,7 +89,7 @@ function filterValues(filter: unknown): (string | number)[] | undefined {
  * A tagged relation's `some` filter as a test of the tags: any row (the "has this index" filter),
  * or any of a list of values (filters.ts); undefined for other forms (the join table then).
  */
-function tagCondition(sink: ParameterSink, key: string, some: object, alias: string): string | undefined {
+function tagCondition(sql: Sql, key: string, some: object, alias: string): string | undefined {
   const { column, value } = TAGGED_RELATIONS[key]!;
   const tags = `${alias}."${column}"`;
   const filters = Object.entries(some).filter(([, filter]) => filter !== undefined);
@@ -96,100 +97,68 @@ function tagCondition(sink: ParameterSink, key: string, some: object, alias: str
   if (filters.length > 1 || filters[0]![0] !== value) return undefined;
   const values = filterValues(filters[0]![1]);
   if (values === undefined) return undefined;
-  const found = (item: string | number) => {
-    const tag = sink.add(tagOf(item));
-    return sink.provider === 'postgresql'
-      ? `strpos(${tags}, ${tag}::text) > 0`
-      : `instr(${tags}, ${tag}) > 0`;
-  };
-  return disjunction(values.map(found));
+  return disjunction(values.map((item) => sql.dialect.contains(tags, sql.value(tagOf(item), 'text'))));
 }
 
-/** Where a condition's values go: returns the placeholder of `value` in the statement. */
-export interface ParameterSink {
-  provider: 'sqlite' | 'postgresql';
-  add(value: unknown): string;
-}
-
-/** A sink collecting values in placeholder order: `$n` on PostgreSQL, `?` on SQLite. */
-export function parameterSink(provider: ParameterSink['provider'], values: unknown[] = []) {
-  const sink: ParameterSink = {
-    provider,
-    add(value) {
-      values.push(value);
-      return provider === 'postgresql' ? `$${values.length}` : '?';
-    },
-  };
-  return { sink, values };
-}
-
-class Unsupported extends Error {}
-
-const PG_TYPES: Record<ColumnKind, string> = {
-  int: 'int',
-  text: 'text',
-  boolean: 'boolean',
-  date: 'timestamp',
-};
-
-function sqlValue(sink: ParameterSink, kind: ColumnKind, value: unknown): unknown {
-  if (kind === 'date') {
-    if (!(value instanceof Date)) throw new Unsupported('date');
-    // As each database stores Prisma's DateTime: UTC text on SQLite (the adapter's iso8601 form),
-    // `timestamp` without time zone holding UTC on PostgreSQL.
-    return sink.provider === 'sqlite'
-      ? value.toISOString().replace('Z', '+00:00')
-      : value.toISOString().replace('T', ' ').replace('Z', '');
+/** A condition uses a form the translation does not know: a programming error, never the caller's. */
+export class UntranslatableCondition extends Error {
+  constructor(form: string) {
+    super(`A list condition uses a form the read model cannot write: ${form}`);
   }
-  if (kind === 'boolean') {
-    if (typeof value !== 'boolean') throw new Unsupported('boolean');
-    return sink.provider === 'sqlite' ? (value ? 1 : 0) : value;
-  }
-  if (kind === 'int' ? !Number.isInteger(value) : typeof value !== 'string') throw new Unsupported(kind);
+}
+
+/** A value of a column of `kind`: what the filters give for it, else not a condition they write. */
+function checked(kind: ColumnKind, value: unknown): unknown {
+  const valid =
+    kind === 'date'
+      ? value instanceof Date && !Number.isNaN(value.getTime())
+      : kind === 'boolean'
+        ? typeof value === 'boolean'
+        : kind === 'int'
+          ? Number.isInteger(value)
+          : typeof value === 'string';
+  if (!valid) throw new UntranslatableCondition(`${kind} value ${String(value)}`);
   return value;
 }
 
-function placeholder(sink: ParameterSink, kind: ColumnKind, value: unknown): string {
-  const text = sink.add(sqlValue(sink, kind, value));
-  return sink.provider === 'postgresql' ? `${text}::${PG_TYPES[kind]}` : text;
-}
+const placeholder = (sql: Sql, kind: ColumnKind, value: unknown) => sql.value(checked(kind, value), kind);
 
 /**
  * `column IN (values)`, with one parameter whatever the number of values; one value is an
  * equality, which lets an index on (column, …, order column) give rows in order (PostgreSQL
  * treats `= ANY(array)` as several values, whose index order is not the column's).
  */
-function inList(sink: ParameterSink, column: string, kind: ColumnKind, values: unknown): string {
-  if (!Array.isArray(values)) throw new Unsupported('in');
+function inList(sql: Sql, column: string, kind: ColumnKind, values: unknown): string {
+  if (!Array.isArray(values)) throw new UntranslatableCondition('in');
   if (values.length === 0) return 'FALSE';
-  if (values.length === 1) return `${column} = ${placeholder(sink, kind, values[0])}`;
-  const converted = values.map((value) => sqlValue(sink, kind, value));
-  if (sink.provider === 'postgresql') return `${column} = ANY(${sink.add(converted)}::${PG_TYPES[kind]}[])`;
-  return `${column} IN (SELECT value FROM json_each(${sink.add(JSON.stringify(converted))}))`;
+  if (values.length === 1) return `${column} = ${placeholder(sql, kind, values[0])}`;
+  const list = sql.list(
+    values.map((value) => checked(kind, value)),
+    kind,
+  );
+  return sql.dialect.isAnyOf(column, list);
 }
 
 /** The condition on one column: a value, or a filter object (`in`, `not`, `equals`, `gte`, `lt`…). */
-function columnCondition(sink: ParameterSink, column: string, kind: ColumnKind, filter: unknown): string {
+function columnCondition(sql: Sql, column: string, kind: ColumnKind, filter: unknown): string {
   if (filter === null) return `${column} IS NULL`;
   if (typeof filter !== 'object' || filter instanceof Date) {
-    return `${column} = ${placeholder(sink, kind, filter)}`;
+    return `${column} = ${placeholder(sql, kind, filter)}`;
   }
   const parts: string[] = [];
   for (const [operator, operand] of Object.entries(filter as Record<string, unknown>)) {
     if (operand === undefined) continue;
     switch (operator) {
       case 'equals':
-        parts.push(
-          operand === null ? `${column} IS NULL` : `${column} = ${placeholder(sink, kind, operand)}`,
-        );
+        parts.push(operand === null ? `${column} IS NULL` : `${column} = ${placeholder(sql, kind, operand)}`);
         break;
       case 'in':
-        parts.push(inList(sink, column, kind, operand));
+        parts.push(inList(sql, column, kind, operand));
         break;
       case 'not':
         // Prisma's `not: value` leaves NULLs out, like SQL's `<>`.
         parts.push(
-          operand === null ? `${column} IS NOT NULL` : `${column} <> ${placeholder(sink, kind, operand)}`,
+          operand === null ? `${column} IS NOT NULL` : `${column} <> ${placeholder(sql, kind, operand)}`,
         );
         break;
       case 'gt':
@@ -197,11 +166,11 @@ function columnCondition(sink: ParameterSink, column: string, kind: ColumnKind, 
       case 'lt':
       case 'lte': {
         const sign = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[operator];
-        parts.push(`${column} ${sign} ${placeholder(sink, kind, operand)}`);
+        parts.push(`${column} ${sign} ${placeholder(sql, kind, operand)}`);
         break;
       }
       default:
-        throw new Unsupported(operator);
+        throw new UntranslatableCondition(operator);
     }
   }
   return parts.length === 0 ? 'TRUE' : parts.join(' AND ');
@@ -222,18 +191,18 @@ function list(value: unknown): unknown[] {
 }
 
 /** A condition on the rows of a join table (alias `x`), its columns combined with AND and OR. */
-function joinCondition(sink: ParameterSink, columns: Record<string, ColumnKind>, where: object): string {
+function joinCondition(sql: Sql, columns: Record<string, ColumnKind>, where: object): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (value === undefined) continue;
     if (key === 'AND' || key === 'OR') {
-      const items = list(value).map((item) => joinCondition(sink, columns, item as object));
+      const items = list(value).map((item) => joinCondition(sql, columns, item as object));
       parts.push(key === 'AND' ? conjunction(items) : disjunction(items));
       continue;
     }
     const kind = Object.hasOwn(columns, key) ? columns[key] : undefined;
-    if (!kind) throw new Unsupported(key);
-    parts.push(columnCondition(sink, `x."${key}"`, kind, value));
+    if (!kind) throw new UntranslatableCondition(key);
+    parts.push(columnCondition(sql, `x."${key}"`, kind, value));
   }
   return conjunction(parts);
 }
@@ -260,43 +229,42 @@ function probeSeeks(where: Where): number {
  * ms to 1.0-1.4 ms; types still probe). A stable sort: items of equal cost keep their order.
  * PostgreSQL's planner orders them itself.
  */
-function testOrder(sink: ParameterSink, items: unknown[]): unknown[] {
-  if (sink.provider !== 'sqlite' || items.length < 2) return items;
+function testOrder(sql: Sql, items: unknown[]): unknown[] {
+  if (!sql.dialect.testsInWrittenOrder || items.length < 2) return items;
   return items
     .map((item, index) => ({ item, index, seeks: probeSeeks(item as Where) }))
     .sort((a, b) => a.seeks - b.seeks || a.index - b.index)
     .map(({ item }) => item);
 }
 
-function resourceCondition(sink: ParameterSink, where: Where, alias: string): string {
+function resourceCondition(sql: Sql, where: Where, alias: string): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (value === undefined) continue;
     if (key === 'AND') {
       parts.push(
-        conjunction(
-          testOrder(sink, list(value)).map((item) => resourceCondition(sink, item as Where, alias)),
-        ),
+        conjunction(testOrder(sql, list(value)).map((item) => resourceCondition(sql, item as Where, alias))),
       );
     } else if (key === 'OR') {
-      parts.push(disjunction(list(value).map((item) => resourceCondition(sink, item as Where, alias))));
+      parts.push(disjunction(list(value).map((item) => resourceCondition(sql, item as Where, alias))));
     } else if (key === 'NOT') {
       parts.push(
-        `NOT (${conjunction(list(value).map((item) => resourceCondition(sink, item as Where, alias)))})`,
+        `NOT (${conjunction(list(value).map((item) => resourceCondition(sql, item as Where, alias)))})`,
       );
     } else if (Object.hasOwn(RESOURCE_COLUMNS, key)) {
-      parts.push(columnCondition(sink, `${alias}."${key}"`, RESOURCE_COLUMNS[key]!, value));
+      parts.push(columnCondition(sql, `${alias}."${key}"`, RESOURCE_COLUMNS[key]!, value));
     } else if (Object.hasOwn(RELATIONS, key)) {
       const { table, columns } = RELATIONS[key]!;
       const { some, ...rest } = (value ?? {}) as { some?: object };
-      if (some === undefined || Object.keys(rest).length > 0) throw new Unsupported(`${key} filter`);
-      const tagged = Object.hasOwn(TAGGED_RELATIONS, key) ? tagCondition(sink, key, some, alias) : undefined;
+      if (some === undefined || Object.keys(rest).length > 0)
+        throw new UntranslatableCondition(`${key} filter`);
+      const tagged = Object.hasOwn(TAGGED_RELATIONS, key) ? tagCondition(sql, key, some, alias) : undefined;
       if (tagged !== undefined) {
         parts.push(tagged);
         continue;
       }
-      const inner = joinCondition(sink, columns, some);
-      if (sink.provider === 'sqlite' && VOCABULARY_RELATIONS.has(key)) {
+      const inner = joinCondition(sql, columns, some);
+      if (sql.dialect.probesVocabularies && VOCABULARY_RELATIONS.has(key)) {
         // A probe per resource: SQLite cannot tell that a value of a small vocabulary matches a
         // large share of resources, and drove a page from all of them, then sorted (100k
         // resources, type, two categories and a level, newest first: 584 ms instead of 9).
@@ -311,26 +279,19 @@ function resourceCondition(sink: ParameterSink, where: Where, alias: string): st
         );
       }
     } else {
-      throw new Unsupported(key);
+      throw new UntranslatableCondition(key);
     }
   }
   return conjunction(parts);
 }
 
-/**
- * `where` as an SQL condition on resource alias `alias`, its values added to `sink`; undefined
- * when it uses a form this translation does not know (the caller keeps Prisma's path).
- */
-export function whereSql(sink: ParameterSink, where: Where, alias = 'r'): string | undefined {
-  try {
-    return resourceCondition(sink, where, alias);
-  } catch (error) {
-    if (error instanceof Unsupported) return undefined;
-    throw error;
-  }
+/** `where` as an SQL condition on resource alias `alias`, its values bound in `sql`. */
+export function whereSql(sql: Sql, where: Where, alias = 'r'): string {
+  return resourceCondition(sql, where, alias);
 }
 
-/** Whether `column` may be ordered by in SQL written here (any Resource column a condition may use). */
-export function isSqlOrderColumn(column: string): boolean {
-  return Object.hasOwn(RESOURCE_COLUMNS, column);
+/** A Resource column a list may be ordered by here (one a condition may use), else a programming error. */
+export function orderable(column: string): string {
+  if (!Object.hasOwn(RESOURCE_COLUMNS, column)) throw new UntranslatableCondition(`order by ${column}`);
+  return column;
 }

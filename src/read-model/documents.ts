@@ -8,10 +8,21 @@
  * What a page needs depends on the fields asked for (`DocumentParts`): a light list needs the
  * rights facts only, a Ref its categories, `format=full` everything.
  */
-import { PREPARED, provider, readRows } from '../../db/client.ts';
-import { INT32_MAX } from '../../lib/integers.ts';
-import { isSqlOrderColumn, type ParameterSink, parameterSink } from '../lists/where-sql.ts';
-import type { RightsFacts } from './resources.policy.ts';
+import { provider } from '../db/client.ts';
+import type { Sql, Statement } from './dialect.ts';
+import { boolean, date, json, read, sql } from './rows.ts';
+
+/** The facts about a resource that its rights depend on (src/modules/resources/resources.policy.ts). */
+export interface RightsFacts {
+  publie: boolean;
+  restriction: number;
+  type: string;
+  aliasOf: string | null;
+  authorOids: readonly number[];
+  contributorOids: readonly number[];
+  readerGroupOids: readonly number[];
+  authorGroupOids: readonly number[];
+}
 
 export interface PersonSummary {
   oid: number;
@@ -104,84 +115,36 @@ export type DocumentKey =
   | { origine_idOrigine: { origine: string; idOrigine: string } };
 
 // ---------------------------------------------------------------------------------------------
-// SQL, in each database's JSON dialect
-
-interface Dialect {
-  /** The n-th parameter of the statement (1-based), which may be used several times. */
-  param(n: number): string;
-  /** A JSON array of `expression` over the rows of `from`, in `order` (empty: `[]`). */
-  array(expression: string, from: string, order: string): string;
-  tuple(...expressions: string[]): string;
-  /** `column` is one of the oids in parameter n (a JSON list). */
-  inOids(column: string, n: number): string;
-  /** The oid a rid names here (parameter n is `<baseId>/`), or NULL. */
-  localOid(rid: string, n: number): string;
-}
-
-const postgres = (): Dialect => ({
-  param: (n) => `$${n}`,
-  array: (expression, from, order) =>
-    `(SELECT coalesce(json_agg(${expression} ORDER BY ${order}), '[]') FROM ${from})`,
-  tuple: (...expressions) => `json_build_array(${expressions.join(', ')})`,
-  inOids: (column, n) => `${column} IN (SELECT value::int FROM json_array_elements_text($${n}::json))`,
-  localOid: (rid, n) =>
-    `CASE WHEN left(${rid}, length($${n})) = $${n} AND substr(${rid}, length($${n}) + 1) ~ '^[1-9][0-9]{0,9}$' ` +
-    `AND substr(${rid}, length($${n}) + 1)::bigint <= ${INT32_MAX} THEN substr(${rid}, length($${n}) + 1)::int END`,
-});
-
-/**
- * SQLite, as better-sqlite3 binds it: only anonymous `?` take values in order, so a parameter used
- * twice is passed twice; `order` records which parameter each `?` stands for.
- */
-const sqlite = (order: number[]): Dialect => {
-  const param = (n: number) => {
-    order.push(n);
-    return '?';
-  };
-  return {
-    param,
-    array: (expression, from, sort) =>
-      `(SELECT coalesce(json_group_array(${expression} ORDER BY ${sort}), '[]') FROM ${from})`,
-    tuple: (...expressions) => `json_array(${expressions.join(', ')})`,
-    inOids: (column, n) => `${column} IN (SELECT value FROM json_each(${param(n)}))`,
-    localOid: (rid, n) => {
-      // The oid part after the prefix: digits only, no leading zero, within the 32-bit range.
-      const rest = () => `substr(${rid}, length(${param(n)}) + 1)`;
-      return (
-        `CASE WHEN substr(${rid}, 1, length(${param(n)})) = ${param(n)} AND ${rest()} GLOB '[1-9]*' ` +
-        `AND ${rest()} NOT GLOB '*[^0-9]*' AND length(${rest()}) <= 10 ` +
-        `AND CAST(${rest()} AS INTEGER) <= ${INT32_MAX} THEN CAST(${rest()} AS INTEGER) END`
-      );
-    },
-  };
-};
+// SQL
 
 /** Oids of one relation of resource `r`, in order. */
-function oids(d: Dialect, table: string, column: string, r: string): string {
-  return d.array(`x."${column}"`, `"${table}" x WHERE x."resourceOid" = ${r}.oid`, 'x.position');
+function oids(q: Sql, table: string, column: string, r: string): string {
+  return q.dialect.jsonArray(`x."${column}"`, `"${table}" x WHERE x."resourceOid" = ${r}.oid`, 'x.position');
 }
 
 /** Rights facts of resource alias `r`, as columns. */
-function factColumns(d: Dialect, r: string): string[] {
+function factColumns(q: Sql, r: string): string[] {
   return [
-    `${oids(d, 'ResourceAuthor', 'personOid', r)} AS "authorOids"`,
-    `${oids(d, 'ResourceContributor', 'personOid', r)} AS "contributorOids"`,
-    `${oids(d, 'ResourceGroup', 'groupOid', r)} AS "readerGroupOids"`,
-    `${oids(d, 'ResourceAuthorGroup', 'groupOid', r)} AS "authorGroupOids"`,
+    `${oids(q, 'ResourceAuthor', 'personOid', r)} AS "authorOids"`,
+    `${oids(q, 'ResourceContributor', 'personOid', r)} AS "contributorOids"`,
+    `${oids(q, 'ResourceGroup', 'groupOid', r)} AS "readerGroupOids"`,
+    `${oids(q, 'ResourceAuthorGroup', 'groupOid', r)} AS "authorGroupOids"`,
   ];
 }
 
-function people(d: Dialect, table: string): string {
-  return d.array(
-    d.tuple('p.oid', 'p.pid', 'p.nom', 'p.prenom'),
+function people(q: Sql, table: string): string {
+  const { dialect } = q;
+  return dialect.jsonArray(
+    dialect.tuple('p.oid', 'p.pid', 'p.nom', 'p.prenom'),
     `"${table}" x JOIN "Person" p ON p.oid = x."personOid" WHERE x."resourceOid" = r.oid`,
     'x.position',
   );
 }
 
-function groups(d: Dialect, table: string): string {
-  return d.array(
-    d.tuple('g.oid', 'g.nom'),
+function groups(q: Sql, table: string): string {
+  const { dialect } = q;
+  return dialect.jsonArray(
+    dialect.tuple('g.oid', 'g.nom'),
     `"${table}" x JOIN "Group" g ON g.oid = x."groupOid" WHERE x."resourceOid" = r.oid`,
     'x.position',
   );
@@ -219,57 +182,45 @@ const DETAIL_COLUMNS = [
 type KeyKind = 'oid' | 'oids' | 'cle' | 'origin';
 
 /**
- * The statement for documents designated by `key` (its parameters come first), with `parts`.
- * The rid prefix (`<baseId>/`) is the last parameter, when targets are asked for.
+ * The columns of a document of resource alias `r` with `parts`. Targets are found by the rid
+ * prefix `<baseId>/`, argument `prefix`.
  */
-function statement(d: Dialect, key: KeyKind, parts: DocumentParts): string {
-  const keyParams = key === 'origin' ? 2 : 1;
-  const columns = documentColumns(d, parts, keyParams + 1);
-  // Built after the columns: parameters are numbered in the order the SQL text uses them.
-  const where = {
-    oid: () => `r.oid = ${d.param(1)}`,
-    oids: () => d.inOids('r.oid', 1),
-    cle: () => `r.cle = ${d.param(1)}`,
-    origin: () => `r.origine = ${d.param(1)} AND r."idOrigine" = ${d.param(2)}`,
-  }[key]();
-  return `SELECT ${columns} FROM "Resource" r WHERE ${where}`;
-}
-
-/** The columns of a document of resource alias `r`; parameter `prefix` is the rid prefix (targets). */
-function documentColumns(d: Dialect, parts: DocumentParts, prefix: number): string {
+export function documentColumns(q: Sql, parts: DocumentParts): string {
+  const { dialect } = q;
   const columns = [...SUMMARY_COLUMNS, ...(parts.detail ? DETAIL_COLUMNS : [])].map(
     (column) => `r."${column}"`,
   );
   // With both named lists, the rights facts are read off them (`toDocument`), not selected again.
-  if (!parts.withoutRelationFacts && !(parts.people && parts.groups)) columns.push(...factColumns(d, 'r'));
+  if (!parts.withoutRelationFacts && !(parts.people && parts.groups)) columns.push(...factColumns(q, 'r'));
   if (parts.links) {
     columns.push(
-      `${oids(d, 'ResourceCategory', 'categoryId', 'r')} AS categories`,
-      `${oids(d, 'ResourceLevel', 'level', 'r')} AS niveaux`,
-      `${oids(d, 'ResourcePedagogicType', 'typeId', 'r')} AS "typePedagogiques"`,
-      `${oids(d, 'ResourceDocumentaryType', 'typeId', 'r')} AS "typeDocumentaires"`,
-      `${d.array(d.tuple('x.predicate', 'x."targetRid"'), `"ResourceRelation" x WHERE x."resourceOid" = r.oid`, 'x.position')} AS relations`,
+      `${oids(q, 'ResourceCategory', 'categoryId', 'r')} AS categories`,
+      `${oids(q, 'ResourceLevel', 'level', 'r')} AS niveaux`,
+      `${oids(q, 'ResourcePedagogicType', 'typeId', 'r')} AS "typePedagogiques"`,
+      `${oids(q, 'ResourceDocumentaryType', 'typeId', 'r')} AS "typeDocumentaires"`,
+      `${dialect.jsonArray(dialect.tuple('x.predicate', 'x."targetRid"'), `"ResourceRelation" x WHERE x."resourceOid" = r.oid`, 'x.position')} AS relations`,
     );
   }
   if (parts.people) {
     columns.push(
-      `${people(d, 'ResourceAuthor')} AS authors`,
-      `${people(d, 'ResourceParentAuthor')} AS "parentAuthors"`,
-      `${people(d, 'ResourceContributor')} AS contributors`,
+      `${people(q, 'ResourceAuthor')} AS authors`,
+      `${people(q, 'ResourceParentAuthor')} AS "parentAuthors"`,
+      `${people(q, 'ResourceContributor')} AS contributors`,
     );
   }
   if (parts.groups) {
     columns.push(
-      `${groups(d, 'ResourceGroup')} AS "readerGroups"`,
-      `${groups(d, 'ResourceAuthorGroup')} AS "authorGroups"`,
+      `${groups(q, 'ResourceGroup')} AS "readerGroups"`,
+      `${groups(q, 'ResourceAuthorGroup')} AS "authorGroups"`,
     );
   }
   if (parts.targets) {
-    const facts = factColumns(d, 't').map((column) => column.replace(/ AS "\w+"$/, ''));
+    const facts = factColumns(q, 't').map((column) => column.replace(/ AS "\w+"$/, ''));
+    const target = dialect.oidAfterPrefix('x."targetRid"', () => q.argument('prefix', 'text'));
     columns.push(
-      `${d.array(
-        d.tuple('t.oid', 't.titre', 't.type', 't.publie', 't.restriction', 't."aliasOf"', ...facts),
-        `"ResourceRelation" x JOIN "Resource" t ON t.oid = ${d.localOid('x."targetRid"', prefix)} WHERE x."resourceOid" = r.oid`,
+      `${dialect.jsonArray(
+        dialect.tuple('t.oid', 't.titre', 't.type', 't.publie', 't.restriction', 't."aliasOf"', ...facts),
+        `"ResourceRelation" x JOIN "Resource" t ON t.oid = ${target} WHERE x."resourceOid" = r.oid`,
         't.oid',
       )} AS targets`,
     );
@@ -277,25 +228,28 @@ function documentColumns(d: Dialect, parts: DocumentParts, prefix: number): stri
   return columns.join(', ');
 }
 
-interface Statement {
-  sql: string;
-  /** Arguments in the order the SQL takes them, from the statement's parameters (1-based). */
-  bind(params: unknown[]): unknown[];
+/** The statement of the documents designated by `key` (arguments `key`, and `idOrigine` for an origin pair). */
+function keyedStatement(key: KeyKind, parts: DocumentParts): Statement {
+  const q = sql();
+  // Written in the order of the text: SQLite binds its values by position.
+  const columns = documentColumns(q, parts);
+  const where = {
+    oid: () => `r.oid = ${q.argument('key', 'int')}`,
+    oids: () => q.dialect.isAnyOf('r.oid', q.argumentList('key', 'int')),
+    cle: () => `r.cle = ${q.argument('key', 'text')}`,
+    origin: () =>
+      `r.origine = ${q.argument('key', 'text')} AND r."idOrigine" = ${q.argument('idOrigine', 'text')}`,
+  }[key]();
+  return q.statement(`SELECT ${columns} FROM "Resource" r WHERE ${where}`);
 }
 
-/** Statements are built once per shape. */
+/** Statements are built once per shape and database. */
 const statements = new Map<string, Statement>();
 function statementFor(key: KeyKind, parts: DocumentParts): Statement {
   const id = `${provider}:${key}:${parts.detail ? 'd' : ''}${parts.links ? 'l' : ''}${parts.people ? 'p' : ''}${parts.groups ? 'g' : ''}${parts.targets ? 't' : ''}${parts.withoutRelationFacts ? '-' : ''}`;
   let built = statements.get(id);
   if (!built) {
-    if (provider === 'postgresql') {
-      built = { sql: PREPARED + statement(postgres(), key, parts), bind: (params) => params };
-    } else {
-      const order: number[] = [];
-      const sql = statement(sqlite(order), key, parts);
-      built = { sql, bind: (params) => order.map((n) => params[n - 1]) };
-    }
+    built = keyedStatement(key, parts);
     statements.set(id, built);
   }
   return built;
@@ -305,9 +259,6 @@ function statementFor(key: KeyKind, parts: DocumentParts): Statement {
 // Rows to documents
 
 type Row = Record<string, unknown>;
-
-/** JSON built by the database: parsed by the driver on PostgreSQL, text on SQLite. */
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 const person = ([oid, pid, nom, prenom]: [number, string, string, string]): PersonSummary => ({
   oid,
@@ -333,7 +284,7 @@ class FactsWithoutRelations implements RightsFacts {
   readonly type: string;
   readonly aliasOf: string | null;
   constructor(row: Row) {
-    this.publie = Boolean(row.publie);
+    this.publie = boolean(row.publie);
     this.restriction = row.restriction as number;
     this.type = row.type as string;
     this.aliasOf = row.aliasOf as string | null;
@@ -404,12 +355,12 @@ function toDocument(row: Row): ResourceDocument {
     description: row.description,
     commentaires: row.commentaires,
     type: row.type,
-    publie: Boolean(row.publie),
+    publie: boolean(row.publie),
     restriction: row.restriction,
     aliasOf: row.aliasOf,
     facts: relations
       ? {
-          publie: Boolean(row.publie),
+          publie: boolean(row.publie),
           restriction: row.restriction as number,
           type: row.type as string,
           aliasOf: row.aliasOf as string | null,
@@ -425,17 +376,15 @@ function toDocument(row: Row): ResourceDocument {
       origine: row.origine,
       idOrigine: row.idOrigine,
       langue: row.langue,
-      indexable: Boolean(row.indexable),
+      indexable: boolean(row.indexable),
       parametres: json(row.parametres ?? null),
       enfants: json(row.enfants ?? null),
       cle: row.cle,
       version: row.version,
       inc: row.inc,
       archiveOid: row.archiveOid,
-      dateCreation:
-        row.dateCreation instanceof Date ? row.dateCreation : new Date(row.dateCreation as string),
-      dateMiseAJour:
-        row.dateMiseAJour instanceof Date ? row.dateMiseAJour : new Date(row.dateMiseAJour as string),
+      dateCreation: date(row.dateCreation),
+      dateMiseAJour: date(row.dateMiseAJour),
     });
   }
   if (row.categories !== undefined) {
@@ -466,7 +415,7 @@ function toDocument(row: Row): ResourceDocument {
           titre,
           type,
           facts: {
-            publie: Boolean(publie),
+            publie: boolean(publie),
             restriction,
             type,
             aliasOf,
@@ -485,8 +434,8 @@ function toDocument(row: Row): ResourceDocument {
 // ---------------------------------------------------------------------------------------------
 // Loading
 
-async function run({ sql, bind }: Statement, params: unknown[]): Promise<ResourceDocument[]> {
-  const rows = await readRows<Row>(sql, bind(params));
+async function run(statement: Statement, args: Record<string, unknown>): Promise<ResourceDocument[]> {
+  const rows = await read<Row>(statement, args);
   return rows.map(toDocument);
 }
 
@@ -496,13 +445,13 @@ export async function loadDocument(
   baseId: string,
   parts: DocumentParts = ALL_PARTS,
 ): Promise<ResourceDocument | null> {
-  const prefix = parts.targets ? [`${baseId}/`] : [];
+  const prefix = `${baseId}/`;
   let rows: ResourceDocument[];
-  if ('oid' in key) rows = await run(statementFor('oid', parts), [key.oid, ...prefix]);
-  else if ('cle' in key) rows = await run(statementFor('cle', parts), [key.cle, ...prefix]);
+  if ('oid' in key) rows = await run(statementFor('oid', parts), { key: key.oid, prefix });
+  else if ('cle' in key) rows = await run(statementFor('cle', parts), { key: key.cle, prefix });
   else {
     const { origine, idOrigine } = key.origine_idOrigine;
-    rows = await run(statementFor('origin', parts), [origine, idOrigine, ...prefix]);
+    rows = await run(statementFor('origin', parts), { key: origine, idOrigine, prefix });
   }
   return rows[0] ?? null;
 }
@@ -514,59 +463,10 @@ export async function loadDocuments(
   parts: DocumentParts,
 ): Promise<ResourceDocument[]> {
   if (oids.length === 0) return [];
-  const prefix = parts.targets ? [`${baseId}/`] : [];
-  const rows = await run(statementFor('oids', parts), [JSON.stringify(oids), ...prefix]);
+  const rows = await run(statementFor('oids', parts), { key: oids, prefix: `${baseId}/` });
   const byOid = new Map(rows.map((row) => [row.oid, row]));
   return oids.flatMap((oid) => byOid.get(oid) ?? []);
 }
 
-/** A page of a list: its condition (see src/modules/lists/where-sql.ts), order and bounds. */
-export interface PageQuery {
-  /** The condition on resource alias `r`, its values added to the sink; undefined: not expressible. */
-  where: (sink: ParameterSink) => string | undefined;
-  /** A Resource column; ties are broken by oid in the same direction. */
-  orderColumn: string;
-  order: 'asc' | 'desc';
-  start: number;
-  nb: number;
-}
-
-/**
- * The documents of a page of a list, in its order: page and documents in one statement (the page's
- * oids in a sub-query, so the documents' sub-queries run for the page's rows only). Undefined when
- * the condition cannot be written here (the caller then reads the page's oids first).
- */
-export async function loadPage(
-  query: PageQuery,
-  baseId: string,
-  parts: DocumentParts,
-): Promise<ResourceDocument[] | undefined> {
-  // The rid prefix of targets is parameter 1 of the columns; the condition's values follow.
-  const prefix = `${baseId}/`;
-  const values: unknown[] = [];
-  let columns: string;
-  if (provider === 'postgresql') {
-    columns = documentColumns(postgres(), parts, 1);
-    if (parts.targets) values.push(prefix);
-  } else {
-    const order: number[] = [];
-    columns = documentColumns(sqlite(order), parts, 1);
-    for (const _use of order) values.push(prefix);
-  }
-  const { sink } = parameterSink(provider, values);
-  if (!isSqlOrderColumn(query.orderColumn)) return undefined;
-  const condition = query.where(sink);
-  if (condition === undefined) return undefined;
-  const direction = query.order === 'desc' ? 'DESC' : 'ASC';
-  const byOid = query.orderColumn === 'oid';
-  const inner = byOid ? `r.oid ${direction}` : `r."${query.orderColumn}" ${direction}, r.oid ${direction}`;
-  const outer = byOid
-    ? `page."pageOid" ${direction}`
-    : `page."pageKey" ${direction}, page."pageOid" ${direction}`;
-  const sql =
-    `SELECT ${columns} FROM (SELECT r.oid AS "pageOid"${byOid ? '' : `, r."${query.orderColumn}" AS "pageKey"`} ` +
-    `FROM "Resource" r WHERE ${condition} ORDER BY ${inner} LIMIT ${sink.add(query.nb)} OFFSET ${sink.add(query.start)}) page ` +
-    `JOIN "Resource" r ON r.oid = page."pageOid" ORDER BY ${outer}`;
-  const rows = await readRows<Row>(provider === 'postgresql' ? PREPARED + sql : sql, values);
-  return rows.map(toDocument);
-}
+/** Documents from the rows of a statement selecting `documentColumns` (pages.ts). */
+export const toDocuments = (rows: Row[]): ResourceDocument[] => rows.map(toDocument);

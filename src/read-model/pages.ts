@@ -1,0 +1,111 @@
+/**
+ * Pages of lists: the page's rows and their documents in one statement (the page's oids in a
+ * sub-query, so the documents' sub-queries run for the page's rows only), by offset or after a
+ * cursor. The condition is the list's `Prisma.ResourceWhereInput`, written by conditions.ts.
+ */
+import type { Prisma } from '../db/client.ts';
+import { orderable, whereSql } from './conditions.ts';
+import type { Sql } from './dialect.ts';
+import { type DocumentParts, documentColumns, type ResourceDocument, toDocuments } from './documents.ts';
+import { read, sql } from './rows.ts';
+
+export interface PageOrder {
+  /** A Resource column; ties are broken by oid in the same direction. */
+  orderColumn: string;
+  order: 'asc' | 'desc';
+}
+
+/** A page of a list by offset. */
+export interface OffsetPage extends PageOrder {
+  where: Prisma.ResourceWhereInput;
+  start: number;
+  nb: number;
+}
+
+/** A page of a list after a cursor (the oid of the last resource seen; none: from the start). */
+export interface CursorPage extends PageOrder {
+  where: Prisma.ResourceWhereInput;
+  after: number | undefined;
+  limit: number;
+}
+
+/** `ORDER BY` the order column (`key`), ties broken by oid (`tie`), in the page's direction. */
+function orderBy({ orderColumn, order }: PageOrder, key: string, tie: string): string {
+  const direction = order === 'desc' ? 'DESC' : 'ASC';
+  return orderColumn === 'oid' ? `${tie} ${direction}` : `${key} ${direction}, ${tie} ${direction}`;
+}
+
+/**
+ * The documents of the rows `condition` selects, in `order`, within `bounds` (LIMIT and OFFSET);
+ * `documentColumns` and `condition` write their values in `q` in the order of the text.
+ */
+async function pageDocuments(
+  q: Sql,
+  columns: string,
+  condition: string,
+  order: PageOrder,
+  bounds: string,
+  args: Record<string, unknown>,
+): Promise<ResourceDocument[]> {
+  const column = order.orderColumn;
+  const key = column === 'oid' ? '' : `, r."${column}" AS "pageKey"`;
+  const statement = q.statement(
+    `SELECT ${columns} FROM (SELECT r.oid AS "pageOid"${key} FROM "Resource" r WHERE ${condition} ` +
+      `ORDER BY ${orderBy(order, `r."${column}"`, 'r.oid')} ${bounds}) page ` +
+      `JOIN "Resource" r ON r.oid = page."pageOid" ORDER BY ${orderBy(order, 'page."pageKey"', 'page."pageOid"')}`,
+  );
+  return toDocuments(await read(statement, args));
+}
+
+/** A page of a list by offset, in its order. One statement. */
+export async function loadPage(
+  page: OffsetPage,
+  baseId: string,
+  parts: DocumentParts,
+): Promise<ResourceDocument[]> {
+  orderable(page.orderColumn);
+  const q = sql();
+  // In the order of the text: SQLite binds its values by position.
+  const columns = documentColumns(q, parts);
+  const condition = whereSql(q, page.where);
+  const bounds = `LIMIT ${q.value(page.nb, 'int')} OFFSET ${q.value(page.start, 'int')}`;
+  return pageDocuments(q, columns, condition, page, bounds, { prefix: `${baseId}/` });
+}
+
+/**
+ * The rows after the cursor resource (argument `cursor`) in the order of `page`; none when the
+ * cursor names no resource and the order is not by oid (its place is unknown). NULLs fall where
+ * each database puts them (`Dialect.nullsFirst`). Placeholders are written in the order of the
+ * text, which template literals evaluate left to right.
+ */
+function afterCursor(q: Sql, page: PageOrder): string {
+  const descending = page.order === 'desc';
+  const after = descending ? '<' : '>';
+  const cursor = () => q.argument('cursor', 'int');
+  if (page.orderColumn === 'oid') return `r.oid ${after} ${cursor()}`;
+  const column = `r."${page.orderColumn}"`;
+  const at = () => `(SELECT c."${page.orderColumn}" FROM "Resource" c WHERE c.oid = ${cursor()})`;
+  const tie = () => `r.oid ${after} ${cursor()}`;
+  // Ascending with NULLs last, or descending with NULLs first reversed: NULLs follow every value.
+  const nullsLast = descending === q.dialect.nullsFirst;
+  return (
+    `EXISTS (SELECT 1 FROM "Resource" c WHERE c.oid = ${cursor()}) AND CASE WHEN ${at()} IS NULL ` +
+    `THEN ((${column} IS NULL AND ${tie()})${nullsLast ? '' : ` OR ${column} IS NOT NULL`}) ` +
+    `ELSE (${column} ${after} ${at()} OR (${column} = ${at()} AND ${tie()})${nullsLast ? ` OR ${column} IS NULL` : ''}) END`
+  );
+}
+
+/** A page of a list after a cursor, in its order. One statement. */
+export async function loadPageAfter(
+  page: CursorPage,
+  baseId: string,
+  parts: DocumentParts,
+): Promise<ResourceDocument[]> {
+  orderable(page.orderColumn);
+  const q = sql();
+  const columns = documentColumns(q, parts);
+  const where = whereSql(q, page.where);
+  const condition = page.after === undefined ? where : `(${where}) AND ${afterCursor(q, page)}`;
+  const bounds = `LIMIT ${q.value(page.limit, 'int')}`;
+  return pageDocuments(q, columns, condition, page, bounds, { prefix: `${baseId}/`, cursor: page.after });
+}

@@ -1,0 +1,41 @@
+/**
+ * Running the read model's statements and reading their rows. Statements go straight to the
+ * driver (src/db/client.ts `readRows`: the pool Prisma uses on PostgreSQL, a read-only connection
+ * on SQLite), outside any transaction; values come back as that driver gives them, which the
+ * decoders below even out (SQLite: booleans as 0 or 1, dates and JSON as text; PostgreSQL: counts
+ * as text).
+ */
+import { provider, readRows } from '../db/client.ts';
+import type { Provider } from '../db/database-url.ts';
+import { dialects, Sql, type Statement } from './dialect.ts';
+
+/** A statement to write for the database in use. */
+export const sql = (): Sql => new Sql(dialects[provider]);
+
+/** A statement whose text depends on the database only: written once for each. */
+export function once(write: (q: Sql) => Statement): () => Statement {
+  const written = new Map<Provider, Statement>();
+  return () => {
+    let statement = written.get(provider);
+    if (!statement) {
+      statement = write(sql());
+      written.set(provider, statement);
+    }
+    return statement;
+  };
+}
+
+/** The rows of `statement`, run with `args`. */
+export function read<Row>(statement: Statement, args?: Readonly<Record<string, unknown>>): Promise<Row[]> {
+  return readRows<Row>(statement.text, statement.bind(args));
+}
+
+/** JSON the database built: parsed by the driver on PostgreSQL, text on SQLite. */
+export const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+export const boolean = (value: unknown): boolean => Boolean(value);
+
+export const date = (value: unknown): Date => (value instanceof Date ? value : new Date(value as string));
+
+/** A count: a bigint sent as text by PostgreSQL. */
+export const count = (value: unknown): number => Number(value);
