@@ -5,6 +5,8 @@
  */
 import { db, type Prisma } from '../../src/db/client.ts';
 import { termCondition, termRows } from '../../src/modules/lists/fulltext.ts';
+import { factsOf, fullInclude, localOid } from '../../src/modules/resources/resources.repository.ts';
+import type { ResourceDocument } from '../../src/read-model/documents.ts';
 import { MATCH_SCORES, type SearchTerm, WORD_KINDS } from '../../src/read-model/ranked-search.ts';
 
 /** Oids matching `where`, in the order of a list page (ties by oid in the same direction). */
@@ -59,4 +61,70 @@ export async function rankedOidsByPrisma(
     .sort((a, b) => b.score - a.score || a.oid - b.oid)
     .slice(start, start + nb)
     .map(({ oid }) => oid);
+}
+
+/**
+ * A resource document (src/read-model/documents.ts) as Prisma reads it, with every part: the
+ * reference each part of the read model's statement is compared with.
+ */
+export async function prismaDocument(
+  where: Prisma.ResourceWhereUniqueInput,
+  baseId: string,
+): Promise<ResourceDocument | null> {
+  const row = await db.resource.findUnique({ where, include: fullInclude });
+  if (!row) return null;
+  const targetOids = [
+    ...new Set(row.relations.flatMap((relation) => localOid(baseId, relation.targetRid) ?? [])),
+  ];
+  const targetRows = await db.resource.findMany({ where: { oid: { in: targetOids } }, include: fullInclude });
+  const person = (link: { personOid: number; person: { pid: string; nom: string; prenom: string } }) => ({
+    oid: link.personOid,
+    ...link.person,
+  });
+  const group = (link: { groupOid: number; group: { nom: string } }) => ({
+    oid: link.groupOid,
+    nom: link.group.nom,
+  });
+  return {
+    oid: row.oid,
+    origine: row.origine,
+    idOrigine: row.idOrigine,
+    titre: row.titre,
+    resume: row.resume,
+    description: row.description,
+    commentaires: row.commentaires,
+    type: row.type,
+    langue: row.langue,
+    publie: row.publie,
+    restriction: row.restriction,
+    indexable: row.indexable,
+    parametres: row.parametres,
+    enfants: row.enfants,
+    aliasOf: row.aliasOf,
+    cle: row.cle,
+    version: row.version,
+    inc: row.inc,
+    archiveOid: row.archiveOid,
+    dateCreation: row.dateCreation,
+    dateMiseAJour: row.dateMiseAJour,
+    facts: factsOf(row),
+    categories: row.categories.map((c) => c.categoryId),
+    niveaux: row.levels.map((l) => l.level),
+    typePedagogiques: row.pedagogicTypes.map((t) => t.typeId),
+    typeDocumentaires: row.documentaryTypes.map((t) => t.typeId),
+    relations: row.relations.map((r) => ({ predicate: r.predicate, targetRid: r.targetRid })),
+    authors: row.authors.map(person),
+    parentAuthors: row.parentAuthors.map(person),
+    contributors: row.contributors.map(person),
+    readerGroups: row.readerGroups.map(group),
+    authorGroups: row.authorGroups.map(group),
+    targets: new Map(
+      targetRows
+        .sort((a, b) => a.oid - b.oid)
+        .map((target) => [
+          target.oid,
+          { oid: target.oid, titre: target.titre, type: target.type, facts: factsOf(target) },
+        ]),
+    ),
+  };
 }
