@@ -15,7 +15,7 @@ import { wordRows } from '../resources/resources.repository.ts';
  * The indexing rules' version: change it with anything that changes the rows `wordRows` writes
  * for the same texts (normalisation, the stemmer or its version, weights, kinds).
  */
-export const SEARCH_INDEX_VERSION = '2:words+stems(@orama/stemmers 3.1.18 french)';
+export const SEARCH_INDEX_VERSION = '3:words+stems(@orama/stemmers 3.1.18 french),words<=100';
 export const SEARCH_INDEX_SETTING = 'searchIndexVersion';
 
 // Arbitrary constant: the key that serialises rebuild batches (src/db/exclusive-transaction.ts).

@@ -19,17 +19,25 @@ const requiredText = (label: string) =>
     .trim()
     .min(1, `${label} manquant`);
 
-const addPersonInput = z.object({
-  origine: requiredText('origine').refine(
-    (value) => !value.includes('/'),
-    'origine ne doit pas contenir de /',
-  ),
-  idOrigine: requiredText('idOrigine'),
-  nom: requiredText('nom'),
-  prenom: requiredText('prenom'),
-  email: z.string().trim().email('email invalide').nullish(),
-  roles: z.array(z.string()).nullish(),
-});
+/** A pid is a unique index's entry: at most this many characters (see INDEXED_TEXT_LIMITS). */
+export const MAX_PID_LENGTH = 255;
+
+const addPersonInput = z
+  .object({
+    origine: requiredText('origine').refine(
+      (value) => !value.includes('/'),
+      'origine ne doit pas contenir de /',
+    ),
+    idOrigine: requiredText('idOrigine'),
+    nom: requiredText('nom'),
+    prenom: requiredText('prenom'),
+    email: z.string().trim().email('email invalide').nullish(),
+    roles: z.array(z.string()).nullish(),
+  })
+  .refine(
+    ({ origine, idOrigine }) => origine.length + 1 + idOrigine.length <= MAX_PID_LENGTH,
+    `pid (origine/idOrigine) : au plus ${MAX_PID_LENGTH} caractères`,
+  );
 
 /** Unvalidated: whatever the caller posted; `addPerson` validates it. */
 export type AddPersonInput = {

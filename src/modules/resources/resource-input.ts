@@ -11,6 +11,23 @@ import { RELATION_TYPES, RID_PATTERN } from './vocabulary.ts';
 
 const text = z.string({ error: 'doit être une chaîne de caractères' });
 const nonEmpty = text.min(1, 'ne doit pas être vide');
+/**
+ * Texts a database index holds: PostgreSQL refuses a B-tree entry above 2,704 bytes, and a
+ * character takes up to 4 bytes. The limits leave room for the other columns of each index (the
+ * origin pair; type, levels and categories in the list order index, src/read-model/conditions.ts).
+ */
+export const INDEXED_TEXT_LIMITS = {
+  titre: 500,
+  origine: 255,
+  idOrigine: 255,
+  rid: 255,
+  type: 50,
+  langue: 20,
+  niveau: 20,
+} as const;
+/** Entries of the lists also kept as tags in the list order index. */
+export const TAGGED_LIST_LIMITS = { niveaux: 20, categories: 50 } as const;
+const atMost = (limit: number) => `au plus ${limit} caractères`;
 /** Integer columns are 32-bit: a larger number is refused here rather than by the database. */
 const int32 = z
   .number({ error: 'doit être un entier' })
@@ -19,14 +36,20 @@ const int32 = z
   .max(INT32_MAX, 'nombre hors limites');
 const integers = z.array(int32, { error: 'doit être une liste d’entiers' });
 const strings = z.array(z.string(), { error: 'doit être une liste de chaînes' });
-const rid = text.regex(RID_PATTERN, 'doit être un rid de la forme baseId/oid');
+const rid = text
+  .max(INDEXED_TEXT_LIMITS.rid, atMost(INDEXED_TEXT_LIMITS.rid))
+  .regex(RID_PATTERN, 'doit être un rid de la forme baseId/oid');
+const listOfAtMost = <T extends z.ZodType>(items: z.ZodArray<T>, limit: number) =>
+  items.max(limit, `au plus ${limit} valeurs`);
 
 const relation = z
   .tuple([int32, z.string()], { error: 'doit être une paire [type de relation, rid]' })
   .superRefine(([predicate, target], ctx) => {
     if (!Object.hasOwn(RELATION_TYPES, predicate))
       ctx.addIssue({ code: 'custom', message: `type de relation inconnu (${predicate})` });
-    if (!RID_PATTERN.test(target))
+    if (target.length > INDEXED_TEXT_LIMITS.rid)
+      ctx.addIssue({ code: 'custom', message: `rid cible trop long (${atMost(INDEXED_TEXT_LIMITS.rid)})` });
+    else if (!RID_PATTERN.test(target))
       ctx.addIssue({ code: 'custom', message: `rid cible invalide (${target})` });
   });
 
@@ -38,22 +61,30 @@ const fieldSchemas = {
     .positive('doit être un entier positif')
     .max(INT32_MAX, 'nombre hors limites'),
   rid,
-  origine: nonEmpty,
+  origine: nonEmpty.max(INDEXED_TEXT_LIMITS.origine, atMost(INDEXED_TEXT_LIMITS.origine)),
   idOrigine: z
-    .union([nonEmpty, z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)], {
-      error: 'doit être une chaîne ou un entier',
-    })
+    .union(
+      [
+        nonEmpty.max(INDEXED_TEXT_LIMITS.idOrigine, atMost(INDEXED_TEXT_LIMITS.idOrigine)),
+        z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+      ],
+      { error: 'doit être une chaîne ou un entier' },
+    )
     .transform((value) => String(value)),
-  titre: text,
+  titre: text.max(INDEXED_TEXT_LIMITS.titre, atMost(INDEXED_TEXT_LIMITS.titre)),
   resume: text,
   description: text,
   commentaires: text,
-  type: nonEmpty.refine(
-    (type) => type !== 'error',
-    'le type « error » est réservé aux éléments de liste en erreur',
+  type: nonEmpty
+    .max(INDEXED_TEXT_LIMITS.type, atMost(INDEXED_TEXT_LIMITS.type))
+    .refine((type) => type !== 'error', 'le type « error » est réservé aux éléments de liste en erreur'),
+  categories: listOfAtMost(integers, TAGGED_LIST_LIMITS.categories),
+  niveaux: listOfAtMost(
+    z.array(z.string().max(INDEXED_TEXT_LIMITS.niveau, atMost(INDEXED_TEXT_LIMITS.niveau)), {
+      error: 'doit être une liste de chaînes',
+    }),
+    TAGGED_LIST_LIMITS.niveaux,
   ),
-  categories: integers,
-  niveaux: strings,
   typePedagogiques: integers,
   typeDocumentaires: integers,
   auteurs: strings,
@@ -61,7 +92,7 @@ const fieldSchemas = {
   contributeurs: strings,
   groupes: strings,
   groupesAuteurs: strings,
-  langue: nonEmpty,
+  langue: nonEmpty.max(INDEXED_TEXT_LIMITS.langue, atMost(INDEXED_TEXT_LIMITS.langue)),
   publie: z.boolean({ error: 'doit être un booléen' }),
   restriction: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], {
     error: 'doit valoir 0, 1, 2 ou 3',

@@ -179,6 +179,12 @@ export async function writeLinks(tx: Transaction, resourceOid: number, links: Pa
 export const WORD_WEIGHTS = { titre: 4, resume: 2, description: 1 } as const;
 
 /**
+ * Longer words are left out of the index: nobody types them, and an index entry holds at most
+ * 2,704 bytes on PostgreSQL (a pasted blob or identifier can be one "word" of thousands).
+ */
+export const MAX_INDEXED_WORD_LENGTH = 100;
+
+/**
  * The full-text index rows of a resource, from its texts (see `writeWords`): each distinct word
  * and each distinct stem, weighted by the fields it appears in (a stem that two words of one
  * field share counts that field once).
@@ -188,7 +194,9 @@ export function wordRows(resourceOid: number, texts: Record<keyof typeof WORD_WE
   const add = (kind: number, key: string, weight: number) =>
     weights[kind as 0 | 1].set(key, (weights[kind as 0 | 1].get(key) ?? 0) + weight);
   for (const [field, weight] of Object.entries(WORD_WEIGHTS)) {
-    const words = textWords(texts[field as keyof typeof WORD_WEIGHTS]);
+    const words = textWords(texts[field as keyof typeof WORD_WEIGHTS]).filter(
+      (word) => word.length <= MAX_INDEXED_WORD_LENGTH,
+    );
     for (const word of words) add(WORD_KINDS.word, word, weight);
     for (const stem of new Set(words.map(frenchStem))) add(WORD_KINDS.stem, stem, weight);
   }
