@@ -26,6 +26,11 @@ export interface Dialect {
   readonly probesVocabularies: boolean;
   /** Whether NULL sorts before every value in ascending order (SQLite), rather than after (PostgreSQL). */
   readonly nullsFirst: boolean;
+  /**
+   * Whether JSON comes back as its text (SQLite), rather than parsed by the driver (PostgreSQL,
+   * where a JSON string value is a JavaScript string too, not text to parse).
+   */
+  readonly jsonAsText: boolean;
   /** The placeholder of the n-th distinct value (1-based), compared as `kind`. */
   placeholder(n: number, kind: ValueKind | undefined): string;
   /** Whether a placeholder may appear twice for one value (else the value is bound once per use). */
@@ -68,6 +73,7 @@ const postgresql: Dialect = {
   testsInWrittenOrder: false,
   probesVocabularies: false,
   nullsFirst: false,
+  jsonAsText: false,
   reusesPlaceholders: true,
   placeholder: (n, kind) => (kind ? `$${n}::${POSTGRES_TYPES[kind]}` : `$${n}`),
   listPlaceholder: (n, kind) => `$${n}::${POSTGRES_TYPES[kind]}[]`,
@@ -98,6 +104,7 @@ const sqlite: Dialect = {
   testsInWrittenOrder: true,
   probesVocabularies: true,
   nullsFirst: true,
+  jsonAsText: true,
   reusesPlaceholders: false,
   placeholder: () => '?',
   listPlaceholder: () => '?',

@@ -3,7 +3,7 @@
  * driver (src/db/client.ts `readRows`: the pool Prisma uses on PostgreSQL, a read-only connection
  * on SQLite), outside any transaction; values come back as that driver gives them, which the
  * decoders below even out (SQLite: booleans as 0 or 1, dates and JSON as text; PostgreSQL: counts
- * as text).
+ * as text, JSON parsed).
  */
 import { provider, readRows } from '../db/client.ts';
 import type { Provider } from '../db/database-url.ts';
@@ -30,8 +30,12 @@ export function read<Row>(statement: Statement, args?: Readonly<Record<string, u
   return readRows<Row>(statement.text, statement.bind(args));
 }
 
-/** JSON the database built: parsed by the driver on PostgreSQL, text on SQLite. */
-export const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+/**
+ * JSON the database built or stored: text on SQLite (a list nested in a list too), parsed by the
+ * driver on PostgreSQL, where a string is a JSON string value.
+ */
+export const json = <T>(value: unknown): T =>
+  (dialects[provider].jsonAsText && typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 export const boolean = (value: unknown): boolean => Boolean(value);
 

@@ -212,7 +212,14 @@ beforeAll(async () => {
     { titre: 'Alias', aliasOf: 'ailleurs/3', type: 'ecjs', publie: true, restriction: 1 },
     { authors: [ada], relations: [{ predicate: 4, targetRid: `${BASE_ID}/${tree}` }] },
   );
-  oids = [bare, privateTarget, groupTarget, tree, alias];
+  // JSON values that are strings: PostgreSQL's driver gives them parsed, as strings.
+  const textParameters = await create({ titre: 'Paramètres texte', type: 'sequenceModele', parametres: '' });
+  const numberParameters = await create({
+    titre: 'Paramètres nombre',
+    parametres: 'abc',
+    enfants: 2 ** 53 - 1,
+  });
+  oids = [bare, privateTarget, groupTarget, tree, alias, textParameters, numberParameters];
   for (const oid of oids) oracles.set(oid, (await prismaDocument({ oid }, BASE_ID))!);
 });
 
