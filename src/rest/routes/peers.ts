@@ -3,11 +3,10 @@
  * checkLab, checkRepo, baseId, deferPost, notifyError; compatibility notes §7).
  */
 
-import { deferredBody } from '../../modules/labs/lab-helpers.service.ts';
-import { parseExternalUpdateInput, parseListenerInput } from '../../modules/peers/peers.service.ts';
 import { ref } from '../api-schemas.ts';
 import type { LegacyResponse } from '../route-table.ts';
 import { type LegacyRoute, text } from '../route-table.ts';
+import { deferPostInput, externalUpdateInput, listenerInput } from '../shapes/peer-input.ts';
 
 /**
  * A declared list of a configuration check as DeclaredBaseInput entries: an entry that is not an
@@ -37,12 +36,6 @@ function configurationInput(body: Record<string, unknown>, fields: Record<string
   return malformedLists.length > 0 ? { ...input, malformedLists } : input;
 }
 
-/** A deferred post: the lab URL, and what is forwarded there. */
-function deferredPost(input: unknown) {
-  const { deferUrl, ...payload } = deferredBody(input);
-  return { deferUrl: typeof deferUrl === 'string' ? deferUrl : null, payload };
-}
-
 /** A failed configuration check is `{success: false, errors, warnings}`, a bad request. */
 const checkStatus = (response: LegacyResponse) => ({
   status: response.body.success === false ? 400 : response.status,
@@ -62,7 +55,7 @@ export const peerRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/ressource/registerListener'],
     operation: 'RegisterPeerListener',
-    variables: ({ body }) => ({ input: parseListenerInput(body) }),
+    variables: ({ body }) => ({ input: listenerInput(body) }),
     shape: ({ warnings }) => (warnings.length > 0 ? { warnings } : {}),
     doc: {
       summary: 'A peer asks to be told when resources change',
@@ -74,7 +67,7 @@ export const peerRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/ressource/externalUpdate'],
     operation: 'ApplyExternalUpdate',
-    variables: ({ body }) => ({ input: parseExternalUpdateInput(body) }),
+    variables: ({ body }) => ({ input: externalUpdateInput(body) }),
     shape: () => ({}),
     doc: {
       summary: 'A peer’s changed Ref: updates the trees holding it',
@@ -163,7 +156,7 @@ export const peerRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/deferPost'],
     operation: 'DeferPost',
-    variables: ({ body, text: raw }) => ({ input: deferredPost(raw ?? body) }),
+    variables: ({ body, text: raw }) => ({ input: deferPostInput(body, raw) }),
     shape: () => ({}),
     doc: {
       summary: 'Forward a post to a lab (sent by pages as they unload)',
