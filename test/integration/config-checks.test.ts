@@ -243,6 +243,36 @@ describe('POST /api/deferPost', () => {
       lab.behave('accept');
     }
   });
+
+  it('holds GraphQL clients to the rules REST clients meet; reading a text body is REST’s alone', async () => {
+    const before = lab.received.length;
+    const refused = async (input: Record<string, unknown>) =>
+      (await graphql(app.client(), DEFER, { input })).data?.deferPost;
+    expect(await refused({ payload: 3 })).toEqual({
+      __typename: 'InvalidInputError',
+      code: 'INVALID_INPUT',
+      message: 'Le corps de la requête doit être un objet ; deferUrl manquant',
+    });
+    // A beacon's text is the REST wire format: a GraphQL payload is JSON already.
+    expect(
+      await refused({ deferUrl: `${lab.baseUrl}api/x`, payload: JSON.stringify({ score: 4 }) }),
+    ).toMatchObject({ code: 'INVALID_INPUT', message: 'Le corps de la requête doit être un objet' });
+    const text = (body: string) =>
+      app.client().post('/api/deferPost').set('Content-Type', 'text/plain').send(body);
+    expect((await text('{pas du json')).body).toEqual({
+      success: false,
+      error: 'Le corps de la requête n’est pas du JSON valide',
+    });
+    expect((await text(JSON.stringify([`${lab.baseUrl}api/x`]))).body).toEqual({
+      success: false,
+      error: 'Le corps de la requête doit être un objet',
+    });
+    expect((await app.client().post('/api/deferPost').send({ deferUrl: 3, score: 1 })).body).toEqual({
+      success: false,
+      error: 'deferUrl manquant',
+    });
+    expect(lab.received.length).toBe(before);
+  });
 });
 
 describe('POST /api/notifyError', () => {

@@ -126,6 +126,46 @@ describe('POST /api/ressource/registerListener', () => {
     expect(errorCode(graph, 'registerPeerListener')).toBe('INVALID_INPUT');
   });
 
+  it('holds GraphQL clients to the rules REST clients meet: the service checks them', async () => {
+    for (const [input, message] of [
+      [{ action: 'add', baseId: '', rids: [] }, 'baseId : obligatoire'],
+      [
+        { action: 'remove', baseId: 'inconnue', rids: ['repo/1'] },
+        'Sésathèque inconnue inconnue sur http://repo.test/',
+      ],
+    ] as const) {
+      const rest = await register(input);
+      expect([rest.status, rest.body]).toEqual([400, { success: false, error: message }]);
+      const graph = await graphql(app.client(), REGISTER, { input }, tokenHeaders);
+      expect(graph.data?.registerPeerListener).toEqual({
+        __typename: 'InvalidInputError',
+        code: 'INVALID_INPUT',
+        message,
+      });
+    }
+    // The service checks the caller first: a valid body that breaks a rule is not answered to anyone.
+    expect((await register({ action: 'add', baseId: '', rids: [] }, {})).status).toBe(401);
+  });
+
+  it('refuses in REST what the typed input cannot hold, with the legacy messages, every problem at once', async () => {
+    // GraphQL would take a lone rid for a list of one; legacy peers always sent a list of texts.
+    for (const rids of ['repo/1', ['repo/1', 2], null]) {
+      expect((await register({ action: 'add', baseId: 'voisine', rids })).body).toEqual({
+        success: false,
+        error: 'rids : doit être une liste de rids',
+      });
+    }
+    const wrong = await register({ action: ['add'], baseId: 7, rids: [], ignored: true }, {});
+    expect([wrong.status, wrong.body]).toEqual([
+      400,
+      { success: false, error: 'action : doit valoir « add » ou « remove » ; baseId : obligatoire' },
+    ]);
+    // Properties the input does not have are left out, not refused.
+    expect((await register({ action: 'add', baseId: 'voisine', rids: [], autre: 1 })).body).toEqual({
+      success: true,
+    });
+  });
+
   it('is for all-rights callers only: 401 anonymous, 403 for a person', async () => {
     const body = { action: 'add', baseId: 'voisine', rids: [] };
     expect((await register(body, {})).status).toBe(401);
@@ -228,6 +268,41 @@ describe('POST /api/ressource/externalUpdate', () => {
     const graph = await graphql(app.client(), EXTERNAL_UPDATE, { input: { ref: 3 } }, tokenHeaders);
     expect(errorCode(graph, 'applyExternalUpdate')).toBe('INVALID_INPUT');
     expect(await enfantsOf(flat)).toEqual(before);
+  });
+
+  it('holds GraphQL clients to the rules REST clients meet: the service checks the Ref and the event id', async () => {
+    const ref = { aliasOf: 'voisine/1', titre: 't', type: 'j3p' };
+    for (const [input, message] of [
+      [
+        { ref: { aliasOf: 'pas un rid', type: '' } },
+        'ref.aliasOf : doit être un rid de la forme baseId/oid ; ref.titre : obligatoire ; ref.type : obligatoire',
+      ],
+      [{ ref: 'voisine/1' }, 'ref : obligatoire (un Ref)'],
+      [{ ref: [ref] }, 'ref : obligatoire (un Ref)'],
+      [{ ref, eventId: '' }, 'eventId : ne peut pas être vide'],
+      [{ ref, eventId: 'e'.repeat(201) }, 'eventId : au plus 200 caractères'],
+    ] as const) {
+      const rest = await externalUpdate(input);
+      expect([rest.status, rest.body]).toEqual([400, { success: false, error: message }]);
+      const graph = await graphql(app.client(), EXTERNAL_UPDATE, { input }, tokenHeaders);
+      expect(graph.data?.applyExternalUpdate).toEqual({
+        __typename: 'InvalidInputError',
+        code: 'INVALID_INPUT',
+        message,
+      });
+    }
+    expect((await externalUpdate({ ref: 'voisine/1' }, {})).status).toBe(401);
+    // No event id is none, in either transport.
+    expect((await externalUpdate({ ref, eventId: null })).body).toEqual({ success: true });
+  });
+
+  it('refuses in REST what the typed input cannot hold, with the legacy messages', async () => {
+    const ref = { aliasOf: 'voisine/1', titre: 't', type: 'j3p' };
+    expect((await externalUpdate({ ref: null, eventId: 5 })).body).toEqual({
+      success: false,
+      error: 'ref : obligatoire (un Ref) ; eventId : doit être un texte',
+    });
+    expect((await externalUpdate({ ref, eventId: ['e'] }, {})).status).toBe(400);
   });
 
   it('is for all-rights callers only: 401 anonymous, 403 for a person', async () => {

@@ -6,22 +6,6 @@ import type { Context } from '../../context.ts';
 import { ForbiddenError, InvalidInputError, UpstreamError } from '../../errors.ts';
 import { isUnderBaseUrl } from '../../lib/http-client.ts';
 
-/** `sendBeacon` posts text/plain: the body may be a string holding JSON. */
-export function deferredBody(input: unknown): Record<string, unknown> {
-  let body = input;
-  if (typeof input === 'string') {
-    try {
-      body = JSON.parse(input);
-    } catch {
-      throw new InvalidInputError('Le corps de la requête n’est pas du JSON valide');
-    }
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new InvalidInputError('Le corps de la requête doit être un objet');
-  }
-  return body as Record<string, unknown>;
-}
-
 /** Where a client's own error reports go when deferred. */
 const NOTIFY_ERROR_PATH = '/api/notifyError';
 
@@ -49,8 +33,13 @@ export interface DeferredPost {
 
 /** Posts `payload` to `deferUrl`, which must lie under a configured lab's baseUrl. */
 export async function deferPost(context: Context, { deferUrl, payload }: DeferredPost): Promise<boolean> {
-  const rest = payload === undefined || payload === null ? {} : deferredBody(payload);
-  if (typeof deferUrl !== 'string' || !deferUrl) throw new InvalidInputError('deferUrl manquant');
+  const rest = payload ?? {};
+  const problems: string[] = [];
+  // The lab receives the payload as the body of a post: an object, as the page's own post was.
+  if (typeof rest !== 'object' || Array.isArray(rest))
+    problems.push('Le corps de la requête doit être un objet');
+  if (!deferUrl) problems.push('deferUrl manquant');
+  if (!deferUrl || problems.length > 0) throw new InvalidInputError(problems);
   if (deferUrl === NOTIFY_ERROR_PATH) return notifyError(context, { report: rest });
   let target: URL | null = null;
   try {

@@ -25,25 +25,23 @@ function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown): T {
   return result.data;
 }
 
-const listenerInput = z.object(
-  {
-    action: z.enum(['add', 'remove'], { error: 'doit valoir « add » ou « remove »' }),
-    baseId: z.string({ error: 'obligatoire' }).min(1, 'obligatoire'),
-    rids: z.array(z.string(), { error: 'doit être une liste de rids' }),
-  },
-  { error: 'Le corps doit être un objet {action, baseId, rids}' },
-);
-
-/** Validation of a `registerListener` body (pure): every problem at once. */
-export const parseListenerInput = (body: unknown) => parseOrThrow(listenerInput, body);
+/** A listening request as GraphQL types it (PeerListenerInput). */
+export interface ListenerInput {
+  action: 'add' | 'remove';
+  baseId: string;
+  rids: readonly string[];
+}
 
 export interface ListenerResult {
   warnings: string[];
 }
 
 /** `registerListener`: peer `baseId` starts (add) or stops (remove) listening to local resources. */
-export async function registerListener(context: Context, body: unknown): Promise<ListenerResult> {
-  const { action, baseId, rids } = parseListenerInput(body);
+export async function registerListener(
+  context: Context,
+  { action, baseId, rids }: ListenerInput,
+): Promise<ListenerResult> {
+  if (!baseId) throw new InvalidInputError('baseId : obligatoire');
   const own = context.config.baseId;
   if (!context.config.peers.some((peer) => peer.baseId === baseId)) {
     throw new InvalidInputError(`Sésathèque ${baseId} inconnue sur ${context.config.baseUrl}`);
@@ -79,25 +77,26 @@ export async function registerListener(context: Context, body: unknown): Promise
   return { warnings };
 }
 
-const externalUpdateInput = z.object(
-  {
-    ref: z.looseObject(
-      {
-        aliasOf: z
-          .string({ error: 'obligatoire' })
-          .regex(RID_PATTERN, 'doit être un rid de la forme baseId/oid'),
-        titre: z.string({ error: 'obligatoire' }).min(1, 'obligatoire'),
-        type: z.string({ error: 'obligatoire' }).min(1, 'obligatoire'),
-      },
-      { error: 'obligatoire (un Ref)' },
-    ),
-    eventId: z.string().min(1).max(200).optional(),
-  },
-  { error: 'Le corps doit être un objet {ref}' },
-);
+/** A peer's change as GraphQL types it (ExternalUpdateInput): the Ref is the peer's JSON. */
+export interface ExternalUpdateInput {
+  ref?: unknown;
+  eventId?: string | null;
+}
 
-/** Validation of an `externalUpdate` body (pure). */
-export const parseExternalUpdateInput = (body: unknown) => parseOrThrow(externalUpdateInput, body);
+const externalUpdateRules = z.object({
+  ref: z.looseObject(
+    {
+      aliasOf: z
+        .string({ error: 'obligatoire' })
+        .regex(RID_PATTERN, 'doit être un rid de la forme baseId/oid'),
+      titre: z.string({ error: 'obligatoire' }).min(1, 'obligatoire'),
+      type: z.string({ error: 'obligatoire' }).min(1, 'obligatoire'),
+    },
+    { error: 'obligatoire (un Ref)' },
+  ),
+  // Kept in the inbox to recognise a redelivery: bounded like any stored key.
+  eventId: z.string().min(1, 'ne peut pas être vide').max(200, 'au plus 200 caractères').nullish(),
+});
 
 export interface ExternalUpdateResult {
   /** rids of the local trees that were changed. */
@@ -114,8 +113,11 @@ const VIEWER_FIELDS = ['droits', '_droits', '$droits'];
  * Replacing is idempotent, so a redelivery is harmless; the event id still spares the work and
  * keeps an older redelivered Ref from overwriting a newer one.
  */
-export async function externalUpdate(context: Context, body: unknown): Promise<ExternalUpdateResult> {
-  const { ref, eventId } = parseExternalUpdateInput(body);
+export async function externalUpdate(
+  context: Context,
+  input: ExternalUpdateInput,
+): Promise<ExternalUpdateResult> {
+  const { ref, eventId } = parseOrThrow(externalUpdateRules, input);
   const sender = ref.aliasOf.split('/')[0]!;
   if (eventId && (await db.inboxEvent.findUnique({ where: { eventId } }))) {
     context.log.info({ eventId, rid: ref.aliasOf }, 'duplicate peer notification ignored');
