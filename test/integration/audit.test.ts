@@ -96,7 +96,7 @@ describe('resources', () => {
       });
     }
     // The creator became the author.
-    expect(entries[0]!.changes).toMatchObject({ auteurs: { after: [teacherPid()] } });
+    expect(entries[0]!.changes).toMatchObject({ authors: { after: [teacherPid()] } });
     expect(entries[1]!.changes).toEqual({ restriction: { before: 0, after: 3 } });
   });
 

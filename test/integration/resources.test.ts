@@ -211,24 +211,50 @@ describe('versioning', () => {
 });
 
 describe('validation', () => {
-  it('lists every problem at once (400) and writes nothing', async () => {
+  it('lists every problem at once (400) and writes nothing: the wire format’s, then the rules’', async () => {
     const oid = await createResource(app, { auteurs: [cast.pids.author] });
     const before = (await get(`/api/ressource/${oid}`)).body;
-    const response = await author()
+    // Types are the REST layer's (the legacy wire format), all at once before GraphQL sees them.
+    const wrongTypes = await author()
       .post('/api/ressource')
       .send({
         oid,
         titre: 123,
         categories: '7',
         relations: {},
-        restriction: 7,
+        restriction: 'sept',
         publie: 'oui',
         niveaux: [1],
       });
-    expect(response.status).toBe(400);
+    expect(wrongTypes.status).toBe(400);
     for (const field of ['titre', 'categories', 'relations', 'restriction', 'publie', 'niveaux[0]']) {
-      expect(response.body.error).toContain(`${field} :`);
+      expect(wrongTypes.body.error).toContain(`${field} :`);
     }
+    // The rules are the service's, all at once too, and the same for a GraphQL client.
+    const broken = {
+      oid,
+      restriction: 7,
+      type: 'error',
+      relations: [[99, 'repo/1']],
+      titre: 'x'.repeat(501),
+    };
+    const wrongValues = await author().post('/api/ressource').send(broken);
+    expect(wrongValues.status).toBe(400);
+    const problems = [
+      'restriction : doit valoir 0, 1, 2 ou 3',
+      'type : le type « error » est réservé',
+      'relations[0] : type de relation inconnu (99)',
+      'titre : au plus 500 caractères',
+    ];
+    for (const problem of problems) expect(wrongValues.body.error).toContain(problem);
+    const graphqlInput = { ...broken, relations: [{ predicate: 99, rid: 'repo/1' }] };
+    const viaGraphQL = await graphql(
+      author(),
+      'mutation ($i: ResourceInput!) { saveResource(input: $i) { ... on Error { code message } } }',
+      { i: graphqlInput },
+    );
+    expect(viaGraphQL.data?.saveResource.code).toBe('INVALID_INPUT');
+    for (const problem of problems) expect(viaGraphQL.data?.saveResource.message).toContain(problem);
     expect((await get(`/api/ressource/${oid}`)).body).toEqual(before);
   });
 

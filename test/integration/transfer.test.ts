@@ -1,5 +1,5 @@
 /**
- * Import and export (src/modules/transfer/, docs/import-export.md): a generated export of the
+ * Import and export (src/transfer/, docs/import-export.md): a generated export of the
  * previous service with 10,000 resources imported twice (the second run changes nothing), read back
  * through the API, exported and imported again into an empty database (same file), and the
  * commands as an operator runs them.
@@ -12,12 +12,8 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerTransferCommands } from '../../src/cli/commands/transfer.ts';
 import { closeDatabase, db, openDatabase } from '../../src/db/client.ts';
-import { exportFile } from '../../src/modules/transfer/export.service.ts';
-import {
-  type ImportReport,
-  importFile,
-  TransferFormatError,
-} from '../../src/modules/transfer/import.service.ts';
+import { exportFile } from '../../src/transfer/export.service.ts';
+import { type ImportReport, importFile, TransferFormatError } from '../../src/transfer/import.service.ts';
 import { createTestDatabase, dropTestDatabase } from '../setup/test-databases.ts';
 import { tokenHeaders } from '../support/actors.ts';
 import { startApp, type TestApp } from '../support/app.ts';

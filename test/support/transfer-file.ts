@@ -1,5 +1,5 @@
 /**
- * A deterministic export of the previous service (src/modules/transfer/format.ts): persons with
+ * A deterministic export of the previous service (src/transfer/format.ts): persons with
  * legacy `roles` maps, groups, resources with relations, aliases and trees, and a few records that
  * cannot be imported, each for a known reason. Same arguments, same bytes.
  */

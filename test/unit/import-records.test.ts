@@ -1,5 +1,5 @@
 /**
- * Reading a transfer file and validating its records (src/modules/transfer/import-records.ts),
+ * Reading a transfer file and validating its records (src/transfer/import-records.ts),
  * without a database: the header's refusals, invalid lines reported with their numbers, and each
  * kind of record accepted or refused with the id and message the import report shows.
  */
@@ -12,7 +12,7 @@ import {
   localReferences,
   readRecords,
   TransferFormatError,
-} from '../../src/modules/transfer/import-records.ts';
+} from '../../src/transfer/import-records.ts';
 
 const HEADER = JSON.stringify({ format: 'resource-repository-transfer', version: 1, baseId: 'repo' });
 
@@ -215,8 +215,8 @@ describe('references of a record', () => {
     expect(
       localReferences({
         relations: [
-          [1, 'repo/2'],
-          [3, 'ailleurs/9'],
+          { predicate: 1, rid: 'repo/2' },
+          { predicate: 3, rid: 'ailleurs/9' },
         ],
         aliasOf: 'repo/5',
         enfants: [

@@ -1,10 +1,10 @@
 /**
- * The report an import run fills (src/modules/transfer/import-report.ts): counts per kind, problems
+ * The report an import run fills (src/transfer/import-report.ts): counts per kind, problems
  * in file order, persons counted once their memberships are known, and one-line messages.
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/errors.ts';
-import { type ImportProgress, messageOf, RunReport } from '../../src/modules/transfer/import-report.ts';
+import { type ImportProgress, messageOf, RunReport } from '../../src/transfer/import-report.ts';
 
 describe('RunReport', () => {
   it('counts a skipped record for its kind, not a line that is no record, and keeps both in file order', () => {

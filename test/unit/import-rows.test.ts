@@ -1,12 +1,12 @@
 /**
  * What a record of a transfer file becomes here and whether the database holds it already
- * (src/modules/transfer/import-rows.ts), and when it cannot take its place (conflictOf), without a
+ * (src/transfer/import-rows.ts), and when it cannot take its place (conflictOf), without a
  * database: the comparisons are what makes a second import change nothing.
  */
 import { describe, expect, it } from 'vitest';
 import type { FullResource, ResourceLinks } from '../../src/modules/resources/resources.repository.ts';
-import { conflictOf, originKey } from '../../src/modules/transfer/import-identities.ts';
-import type { Candidate } from '../../src/modules/transfer/import-records.ts';
+import { conflictOf, originKey } from '../../src/transfer/import-identities.ts';
+import type { Candidate } from '../../src/transfer/import-records.ts';
 import {
   groupFields,
   type Prepared,
@@ -15,7 +15,7 @@ import {
   sameGroup,
   samePerson,
   sameResource,
-} from '../../src/modules/transfer/import-rows.ts';
+} from '../../src/transfer/import-rows.ts';
 
 const created = new Date('2018-01-01T10:00:00.000Z');
 const changed = new Date('2019-01-01T10:00:00.000Z');
@@ -68,7 +68,7 @@ function stored(row: ResourceRow, links: ResourceLinks): FullResource {
     levels: links.niveaux.map((level) => ({ level })),
     pedagogicTypes: links.typePedagogiques.map((typeId) => ({ typeId })),
     documentaryTypes: links.typeDocumentaires.map((typeId) => ({ typeId })),
-    relations: links.relations.map(([predicate, targetRid]) => ({ predicate, targetRid })),
+    relations: links.relations.map(({ predicate, rid: targetRid }) => ({ predicate, targetRid })),
   };
 }
 
@@ -146,7 +146,7 @@ describe('sameResource', () => {
     readerGroupOids: [7],
     categories: [2, 5],
     niveaux: ['n1'],
-    relations: [[1, 'repo/2']],
+    relations: [{ predicate: 1, rid: 'repo/2' }],
   };
   const row = resourceRow(
     candidate(
@@ -163,9 +163,9 @@ describe('sameResource', () => {
       ...links,
       authorOids: [3, 1, 3],
       relations: [
-        [1, 'repo/2'],
-        [1, 'repo/2'],
-      ] as [number, string][],
+        { predicate: 1, rid: 'repo/2' },
+        { predicate: 1, rid: 'repo/2' },
+      ],
     };
     expect(sameResource(stored(row, links), { ...prepared, links: repeated })).toBe(true);
     // JSON read back from the database: null parametres are the empty object.
@@ -187,7 +187,9 @@ describe('sameResource', () => {
     expect(sameResource({ ...here, dateMiseAJour: changed }, prepared)).toBe(false);
     expect(sameResource(stored(row, { ...links, authorOids: [1, 3] }), prepared)).toBe(false);
     expect(sameResource(stored(row, { ...links, niveaux: [] }), prepared)).toBe(false);
-    expect(sameResource(stored(row, { ...links, relations: [[2, 'repo/2']] }), prepared)).toBe(false);
+    expect(
+      sameResource(stored(row, { ...links, relations: [{ predicate: 2, rid: 'repo/2' }] }), prepared),
+    ).toBe(false);
   });
 });
 

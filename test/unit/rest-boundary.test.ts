@@ -13,12 +13,10 @@ const REST = join(SRC, 'rest');
 const MODULES = join(SRC, 'modules') + sep;
 
 /**
- * Files still allowed to import src/modules/ while they are being rewritten. Being removed:
- * shapes/resource-input.ts maps resource bodies with the resources module's validators, and
- * another change moves that mapping into src/rest/; delete its entry with that change (the last
+ * Files still allowed to import src/modules/ while they are being rewritten: none now (the last
  * test fails once an entry is no longer needed).
  */
-const BEING_REWRITTEN = new Set(['shapes/resource-input.ts']);
+const BEING_REWRITTEN = new Set<string>();
 
 /** Static, side-effect, re-export and dynamic imports, multi-line ones included. */
 const SPECIFIER =

@@ -13,7 +13,11 @@ import {
   InvalidInputError,
 } from '../../src/errors.ts';
 import { parseResourceInput } from '../../src/modules/resources/resource-input.ts';
-import { type FullResource, linkRows, toLegacy } from '../../src/modules/resources/resources.repository.ts';
+import {
+  type FullResource,
+  linkRows,
+  storedState,
+} from '../../src/modules/resources/resources.repository.ts';
 import {
   CONTENT_DEFAULTS,
   creationChanges,
@@ -184,27 +188,27 @@ describe('decideSave: who may save', () => {
   it('authors and contributors change only by an author or with updateAuteurs; posting them unchanged is no change', () => {
     const existing = stored({ contributors: [personRow(OTHER)] });
     const contributor = teacher(OTHER);
-    const refused = refusal(request({ oid: 10, auteurs: ['lab/9'] }, { existing, viewer: contributor }));
+    const refused = refusal(request({ oid: 10, authors: ['lab/9'] }, { existing, viewer: contributor }));
     expect(refused).toBeInstanceOf(ForbiddenError);
     expect(refused.message).toBe('Seuls les auteurs peuvent modifier les auteurs et contributeurs');
-    expect(refusal(request({ oid: 10, contributeurs: [] }, { existing, viewer: contributor })).message).toBe(
+    expect(refusal(request({ oid: 10, contributors: [] }, { existing, viewer: contributor })).message).toBe(
       'Seuls les auteurs peuvent modifier les auteurs et contributeurs',
     );
     expect(
-      decided(request({ oid: 10, auteurs: [`lab/${ME}`], titre: 'T' }, { existing, viewer: contributor }))
-        .after.auteurs,
+      decided(request({ oid: 10, authors: [`lab/${ME}`], titre: 'T' }, { existing, viewer: contributor }))
+        .after.authors,
     ).toEqual([`lab/${ME}`]);
     expect(
       decided(
-        request({ oid: 10, auteurs: ['lab/9'] }, { existing, viewer: teacher(OTHER, ['updateAuteurs']) }),
-      ).after.auteurs,
+        request({ oid: 10, authors: ['lab/9'] }, { existing, viewer: teacher(OTHER, ['updateAuteurs']) }),
+      ).after.authors,
     ).toEqual(['lab/9']);
-    expect(decided(request({ oid: 10, auteurs: ['lab/9'] }, { existing })).after.auteurs).toEqual(['lab/9']);
+    expect(decided(request({ oid: 10, authors: ['lab/9'] }, { existing })).after.authors).toEqual(['lab/9']);
   });
 
   it('the groups change only by an author or with updateGroupes', () => {
     const existing = stored({ contributors: [personRow(OTHER)] });
-    for (const field of ['groupes', 'groupesAuteurs']) {
+    for (const field of ['readerGroups', 'authorGroups']) {
       const body = { oid: 10, [field]: ['Maths'] };
       const refused = refusal(request(body, { existing, viewer: teacher(OTHER) }));
       expect(refused).toBeInstanceOf(ForbiddenError);
@@ -214,7 +218,7 @@ describe('decideSave: who may save', () => {
     }
     // Not posted: kept, whoever saves.
     expect(
-      decided(request({ oid: 10, titre: 'T' }, { existing, viewer: teacher(OTHER) })).after.groupes,
+      decided(request({ oid: 10, titre: 'T' }, { existing, viewer: teacher(OTHER) })).after.readerGroups,
     ).toEqual([]);
   });
 });
@@ -246,11 +250,11 @@ describe('decideSave: the state written', () => {
       idOrigine: 'x1',
       aliasOf: 'ailleurs/2',
       type: 'url',
-      auteurs: [`lab/${ME}`],
+      authors: [`lab/${ME}`],
       auteursParents: ['lab/9'],
-      contributeurs: [`lab/${OTHER}`],
-      groupes: ['Maths'],
-      groupesAuteurs: ['Ma Classe'],
+      contributors: [`lab/${OTHER}`],
+      readerGroups: ['Maths'],
+      authorGroups: ['Ma Classe'],
     });
   });
 
@@ -281,8 +285,8 @@ describe('decideSave: the state written', () => {
         {
           oid: 10,
           relations: [
-            [1, 'repo/11'],
-            [4, 'repo/10'],
+            { predicate: 1, rid: 'repo/11' },
+            { predicate: 4, rid: 'repo/10' },
           ],
         },
         { existing: stored(), merge: true },
@@ -308,11 +312,11 @@ describe('namesToResolve', () => {
       request({
         titre: 'T',
         type: 'url',
-        auteurs: ['lab/7', 'lab/8'],
-        contributeurs: ['lab/8', 'lab/9'],
+        authors: ['lab/7', 'lab/8'],
+        contributors: ['lab/8', 'lab/9'],
         auteursParents: ['lab/7'],
-        groupes: ['Maths', 'Ma Classe'],
-        groupesAuteurs: ['Maths'],
+        readerGroups: ['Maths', 'Ma Classe'],
+        authorGroups: ['Maths'],
       }),
     );
     expect(namesToResolve(decision)).toEqual({
@@ -333,11 +337,11 @@ describe('planSave: names', () => {
         titre: 'T',
         type: 'url',
         inconnue: 1,
-        auteurs: ['lab/7', 'lab/99'],
-        contributeurs: ['lab/98', 'lab/8'],
+        authors: ['lab/7', 'lab/99'],
+        contributors: ['lab/98', 'lab/8'],
         auteursParents: ['lab/97'],
-        groupes: ['Absent', 'maths'],
-        groupesAuteurs: ['MA CLASSE', 'Ailleurs'],
+        readerGroups: ['Absent', 'maths'],
+        authorGroups: ['MA CLASSE', 'Ailleurs'],
       }),
     );
     expect(planned.warnings).toEqual([
@@ -357,21 +361,21 @@ describe('planSave: names', () => {
     });
     // The audit records what is written: known pids, groups under their stored names.
     expect(planned.auditedContent).toMatchObject({
-      auteurs: ['lab/7'],
-      contributeurs: ['lab/8'],
+      authors: ['lab/7'],
+      contributors: ['lab/8'],
       auteursParents: [],
-      groupes: ['Maths'],
-      groupesAuteurs: ['Ma Classe'],
+      readerGroups: ['Maths'],
+      authorGroups: ['Ma Classe'],
     });
   });
 
   it('gives a new resource without known authors to its creator, and only then', () => {
     const nobodyKnown: ResolvedNames = { persons: new Map(), groups: new Map() };
-    const byCreator = creation(request({ titre: 'T', type: 'url', auteurs: ['lab/99'] }), nobodyKnown);
+    const byCreator = creation(request({ titre: 'T', type: 'url', authors: ['lab/99'] }), nobodyKnown);
     expect(byCreator.links.authorOids).toEqual([ME]);
-    expect(byCreator.auditedContent.auteurs).toEqual([`lab/${ME}`]);
+    expect(byCreator.auditedContent.authors).toEqual([`lab/${ME}`]);
     expect(byCreator.warnings).toEqual(['Auteur lab/99 inconnu, ignoré']);
-    expect(creation(request({ titre: 'T', type: 'url', auteurs: ['lab/8'] })).links.authorOids).toEqual([
+    expect(creation(request({ titre: 'T', type: 'url', authors: ['lab/8'] })).links.authorOids).toEqual([
       OTHER,
     ]);
     // A token caller is nobody: the resource has no author.
@@ -379,7 +383,7 @@ describe('planSave: names', () => {
       [],
     );
     // An update keeps an empty author list empty.
-    const emptied = update(request({ oid: 10, auteurs: [] }, { existing: stored() }));
+    const emptied = update(request({ oid: 10, authors: [] }, { existing: stored() }));
     expect(emptied.links.authorOids).toEqual([]);
   });
 });
@@ -408,7 +412,7 @@ describe('planSave: a creation', () => {
       origine: { after: BASE },
       idOrigine: { after: '12' },
       titre: { after: 'T' },
-      auteurs: { after: [`lab/${ME}`] },
+      authors: { after: [`lab/${ME}`] },
       relations: { after: [] },
     });
     const publicOne = creation(request({ titre: 'T', type: 'url', publie: true }));
@@ -416,7 +420,7 @@ describe('planSave: a creation', () => {
   });
 
   it('with a posted origin: that pair, which a clash names', () => {
-    const planned = creation(request({ titre: 'T', type: 'url', origine: 'ailleurs', idOrigine: 5 }));
+    const planned = creation(request({ titre: 'T', type: 'url', origine: 'ailleurs', idOrigine: '5' }));
     expect(planned.ownOrigin).toBe(false);
     expect(planned.row).toMatchObject({ origine: 'ailleurs', idOrigine: '5' });
     expect(planned.conflictMessage).toBe('Une ressource ailleurs/5 existe déjà');
@@ -436,13 +440,13 @@ describe('planSave: an update', () => {
     const planned = update(
       request({ oid: 10, parametres: { adresse: 'https://ailleurs.fr' } }, { existing }),
     );
-    expect(planned.archive).toEqual({ version: 3, snapshot: toLegacy(existing, BASE) });
+    expect(planned.archive).toEqual({ version: 3, snapshot: storedState(existing, BASE) });
     expect(planned.row).toMatchObject({ version: 4, inc: 6 });
     expect(planned.rewriteWords).toBe(false);
     expect(planned.auditChanges).toEqual({
       parametres: { before: { adresse: 'https://exemple.fr' }, after: { adresse: 'https://ailleurs.fr' } },
     });
-    expect(update(request({ oid: 10, auteurs: ['lab/8'] }, { existing })).row).toMatchObject({ version: 4 });
+    expect(update(request({ oid: 10, authors: ['lab/8'] }, { existing })).row).toMatchObject({ version: 4 });
   });
 
   it('a save that changes nothing bumps nothing and audits nothing; no parametres is the same as {}', () => {
@@ -475,18 +479,18 @@ describe('planSave: an update', () => {
       request(
         {
           relations: [
-            [1, 'repo/11'],
-            [4, 'repo/12'],
-            [1, 'repo/11'],
+            { predicate: 1, rid: 'repo/11' },
+            { predicate: 4, rid: 'repo/12' },
+            { predicate: 1, rid: 'repo/11' },
           ],
         },
         { existing, merge: true },
       ),
     );
     expect(planned.links.relations).toEqual([
-      [1, 'repo/11'],
-      [4, 'repo/12'],
-      [1, 'repo/11'],
+      { predicate: 1, rid: 'repo/11' },
+      { predicate: 4, rid: 'repo/12' },
+      { predicate: 1, rid: 'repo/11' },
     ]);
     expect(linkRows(10, { relations: planned.links.relations }).get('resourceRelation')).toEqual([
       { resourceOid: 10, predicate: 1, targetRid: 'repo/11', position: 0 },

@@ -57,7 +57,7 @@ const DEMO_RESOURCES = [
     resume: 'Réservée aux membres du groupe Démo 6e A',
     publie: true,
     restriction: 2,
-    groupes: ['Démo 6e A'],
+    readerGroups: ['Démo 6e A'],
     categories: [5],
   },
   {
@@ -94,7 +94,7 @@ export async function loadDemo(cli: CliContext): Promise<LoadSummary> {
     await joinGroup((await cli.asPerson(pid)).viewer, DEMO_GROUPS[0].nom);
   }
   const resources: LoadSummary['resources'] = [];
-  const common = { origine: DEMO_ORIGIN, auteurs: [TEACHER], langue: 'fra' };
+  const common = { origine: DEMO_ORIGIN, authors: [TEACHER], langue: 'fra' };
   for (const resource of DEMO_RESOURCES) {
     const saved = await saveResource(teacher, { ...common, ...resource }, false);
     resources.push({ rid: saved.rid, titre: resource.titre, created: saved.created });

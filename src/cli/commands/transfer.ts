@@ -1,6 +1,6 @@
 /**
  * `import <file> [--dry-run]` and `export <file>`: moving a repository in from the previous service
- * and out again (src/modules/transfer/, docs/import-export.md). Self-contained: each command loads
+ * and out again (src/transfer/, docs/import-export.md). Self-contained: each command loads
  * the configuration and opens the database as the server does, and closes it whatever happens.
  * Progress goes to stdout: a bar (counts, rate, time left) on a terminal, a plain line every few
  * seconds otherwise (logs, CI); the summary is one JSON line at the end, the problems before it.
@@ -13,13 +13,13 @@ import { closeDatabase, openDatabase } from '../../db/client.ts';
 import { contentChanges } from '../../db/content-changes.ts';
 import { applyMigrations } from '../../db/migrate.ts';
 import { createLogger } from '../../logger.ts';
-import { exportFile } from '../../modules/transfer/export.service.ts';
+import { exportFile } from '../../transfer/export.service.ts';
 import {
   type ImportProgress,
   type ImportReport,
   importFile,
   TransferFormatError,
-} from '../../modules/transfer/import.service.ts';
+} from '../../transfer/import.service.ts';
 
 const PLAIN_EVERY_MS = 5000;
 /** Problems printed one per line; the rest only in the report file. */

@@ -8,21 +8,43 @@ import type { Context } from '../../context.ts';
 import { UpstreamError } from '../../errors.ts';
 import { inputProblem } from '../../security/input-limits.ts';
 import { ResourceNotFoundError } from '../resources/resources.errors.ts';
-import type { LegacyResource } from '../resources/resources.repository.ts';
+import type { StoredState } from '../resources/resources.repository.ts';
 
 type Peer = Config['peers'][number];
 
-/** The peer's resource as legacy JSON (`reponseRessource` without the envelope). */
+/**
+ * A peer's resource, as its legacy API sends it (`reponseRessource`), in this service's terms:
+ * people and groups under their own names, relations as `{predicate, rid}`. A value of the wrong
+ * shape is passed on as it is, for the save's validation to report.
+ */
+function stateOfPeerResource(json: Record<string, unknown>): Partial<StoredState> {
+  const { auteurs, contributeurs, groupes, groupesAuteurs, relations, ...same } = json;
+  const pairs = Array.isArray(relations)
+    ? relations.map((pair) =>
+        Array.isArray(pair) && pair.length === 2 ? { predicate: pair[0], rid: pair[1] } : pair,
+      )
+    : relations;
+  return {
+    ...same,
+    ...(auteurs === undefined ? {} : { authors: auteurs }),
+    ...(contributeurs === undefined ? {} : { contributors: contributeurs }),
+    ...(groupes === undefined ? {} : { readerGroups: groupes }),
+    ...(groupesAuteurs === undefined ? {} : { authorGroups: groupesAuteurs }),
+    ...(pairs === undefined ? {} : { relations: pairs }),
+  } as Partial<StoredState>;
+}
+
+/** The peer's resource (its public form). */
 export async function fetchPeerResource(
   context: Context,
   peer: Peer,
   oid: number,
-): Promise<Partial<LegacyResource>> {
+): Promise<Partial<StoredState>> {
   const response = await context.services.http.request(`${peer.baseUrl}api/public/${oid}`, {
     timeoutMs: context.config.http.peerTimeoutMs,
   });
   if (response.status === 404) throw new ResourceNotFoundError(`${peer.baseId}/${oid}`);
-  const body = response.json as ({ success?: unknown } & Partial<LegacyResource>) | undefined;
+  const body = response.json as ({ success?: unknown } & Record<string, unknown>) | undefined;
   if (response.status !== 200 || typeof body !== 'object' || body === null || body.success !== true) {
     throw new UpstreamError(
       'UPSTREAM_UNAVAILABLE',
@@ -38,5 +60,5 @@ export async function fetchPeerResource(
     );
   }
   const { success: _success, ...resource } = body;
-  return resource;
+  return stateOfPeerResource(resource);
 }

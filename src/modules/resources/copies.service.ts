@@ -12,7 +12,7 @@ import { deniedError, ForbiddenError, InvalidInputError } from '../../errors.ts'
 import { fetchPeerResource } from '../peers/peer-sources.ts';
 import { ResourceNotFoundError } from './resources.errors.ts';
 import { canCreate } from './resources.policy.ts';
-import { type FullResource, type LegacyResource, localOid, ridOf, toLegacy } from './resources.repository.ts';
+import { type FullResource, localOid, ridOf, type StoredState, storedState } from './resources.repository.ts';
 import { loadFull, readResource, type SaveResult, saveOver, saveResource } from './resources.service.ts';
 import { EDITABLE_TYPES, RELATION_COPY_OF } from './vocabulary.ts';
 
@@ -32,29 +32,30 @@ async function readableSource(context: Context, oid: number): Promise<FullResour
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /**
- * The content of a source, given as legacy JSON (a local resource's, or a peer's), as a posted body:
- * no identity, no ownership, no sharing. Fields the source lacks are left out.
+ * The content of a source (a local resource's, or a peer's), as fields to save: no identity, no
+ * ownership, no sharing. Fields the source lacks are left out.
  */
-function contentOf(legacy: Partial<LegacyResource>) {
+function contentOf(source: Partial<StoredState>) {
   const content = {
-    type: legacy.type,
-    titre: legacy.titre,
-    resume: legacy.resume,
-    description: legacy.description,
-    commentaires: legacy.commentaires,
-    parametres: legacy.parametres,
-    enfants: legacy.enfants,
-    niveaux: legacy.niveaux,
-    categories: legacy.categories,
-    typePedagogiques: legacy.typePedagogiques,
-    typeDocumentaires: legacy.typeDocumentaires,
-    langue: legacy.langue,
-    publie: legacy.publie,
-    restriction: legacy.restriction,
-    indexable: legacy.indexable,
-    relations: legacy.relations,
+    type: source.type,
+    titre: source.titre,
+    resume: source.resume,
+    description: source.description,
+    commentaires: source.commentaires,
+    parametres: source.parametres,
+    // A stored resource without children has none (null); a copy leaves the field out.
+    enfants: source.enfants ?? undefined,
+    niveaux: source.niveaux,
+    categories: source.categories,
+    typePedagogiques: source.typePedagogiques,
+    typeDocumentaires: source.typeDocumentaires,
+    langue: source.langue,
+    publie: source.publie,
+    restriction: source.restriction,
+    indexable: source.indexable,
+    relations: source.relations,
     // Whoever wrote the source stays credited.
-    auteursParents: [...new Set([...list(legacy.auteurs), ...list(legacy.auteursParents)])],
+    auteursParents: [...new Set([...list(source.authors), ...list(source.auteursParents)])],
   };
   return Object.fromEntries(
     Object.entries(content).filter(([, value]) => value !== undefined),
@@ -77,14 +78,14 @@ async function aliasFor(
     select: { oid: true },
   });
   if (existing) return { oid: existing.oid, rid: ridOf(baseId, existing.oid), warnings: [], created: false };
-  return saveResource(context, { ...content, aliasOf, auteurs: [person.pid] }, false);
+  return saveResource(context, { ...content, aliasOf, authors: [person.pid] }, false);
 }
 
 const localAlias = (context: Context, source: FullResource) =>
   aliasFor(
     context,
     targetOf(source, context.config.baseId),
-    contentOf(toLegacy(source, context.config.baseId)),
+    contentOf(storedState(source, context.config.baseId)),
   );
 
 /** `createAlias`: an alias of a resource of this repository or of a peer, authored by the caller. */
@@ -104,14 +105,17 @@ export async function cloneResource(context: Context, oid: number): Promise<Save
   if (!EDITABLE_TYPES.has(source.type)) return localAlias(context, source);
   const person = requireCreator(context);
   const { baseId } = context.config;
-  const content = contentOf(toLegacy(source, baseId));
+  const content = contentOf(storedState(source, baseId));
   return saveResource(
     context,
     {
       ...content,
       titre: `${source.titre} (copie)`,
-      auteurs: [person.pid],
-      relations: [...(content.relations ?? []), [RELATION_COPY_OF, targetOf(source, baseId)]],
+      authors: [person.pid],
+      relations: [
+        ...(content.relations ?? []),
+        { predicate: RELATION_COPY_OF, rid: targetOf(source, baseId) },
+      ],
     },
     false,
   );
@@ -134,14 +138,14 @@ export async function forkAlias(context: Context, oid: number): Promise<SaveResu
   const sourceOid = localOid(baseId, alias!.aliasOf);
   if (sourceOid === undefined) throw new ResourceNotFoundError(alias!.aliasOf);
   const source = await readableSource(context, sourceOid);
-  const content = contentOf(toLegacy(source, baseId));
+  const content = contentOf(storedState(source, baseId));
   return saveOver(
     context,
     alias!,
     {
       ...content,
       aliasOf: null,
-      relations: [...(content.relations ?? []), [RELATION_COPY_OF, alias!.aliasOf]],
+      relations: [...(content.relations ?? []), { predicate: RELATION_COPY_OF, rid: alias!.aliasOf }],
     },
     false,
     { forkingAlias: true },

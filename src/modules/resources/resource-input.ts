@@ -1,7 +1,8 @@
 /**
- * Validation of a posted resource (legacy `POST /api/ressource` body). Every problem is collected
- * (one per field or list element, naming it) so a client can fix them all at once; unknown
- * properties are not errors but warnings; fields the server manages are ignored.
+ * Validation of a resource to save (GraphQL `ResourceInput`, and the services that save: copies,
+ * peers' updates, the demo, imports). Every problem is collected (one per field or list element,
+ * naming it) so a client can fix them all at once; unknown properties are not errors but warnings.
+ * Types are checked too: GraphQL has checked them already, other callers have not.
  */
 import { z } from 'zod';
 import { InvalidInputError } from '../../errors.ts';
@@ -42,9 +43,15 @@ const rid = text
 const listOfAtMost = <T extends z.ZodType>(items: z.ZodArray<T>, limit: number) =>
   items.max(limit, `au plus ${limit} valeurs`);
 
+/** A relation to another resource. */
+export interface Relation {
+  predicate: number;
+  rid: string;
+}
+
 const relation = z
-  .tuple([int32, z.string()], { error: 'doit être une paire [type de relation, rid]' })
-  .superRefine(([predicate, target], ctx) => {
+  .object({ predicate: int32, rid: z.string() }, { error: 'doit être une relation {predicate, rid}' })
+  .superRefine(({ predicate, rid: target }, ctx) => {
     if (!Object.hasOwn(RELATION_TYPES, predicate))
       ctx.addIssue({ code: 'custom', message: `type de relation inconnu (${predicate})` });
     if (target.length > INDEXED_TEXT_LIMITS.rid)
@@ -62,15 +69,7 @@ const fieldSchemas = {
     .max(INT32_MAX, 'nombre hors limites'),
   rid,
   origine: nonEmpty.max(INDEXED_TEXT_LIMITS.origine, atMost(INDEXED_TEXT_LIMITS.origine)),
-  idOrigine: z
-    .union(
-      [
-        nonEmpty.max(INDEXED_TEXT_LIMITS.idOrigine, atMost(INDEXED_TEXT_LIMITS.idOrigine)),
-        z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-      ],
-      { error: 'doit être une chaîne ou un entier' },
-    )
-    .transform((value) => String(value)),
+  idOrigine: nonEmpty.max(INDEXED_TEXT_LIMITS.idOrigine, atMost(INDEXED_TEXT_LIMITS.idOrigine)),
   titre: text.max(INDEXED_TEXT_LIMITS.titre, atMost(INDEXED_TEXT_LIMITS.titre)),
   resume: text,
   description: text,
@@ -87,11 +86,11 @@ const fieldSchemas = {
   ),
   typePedagogiques: integers,
   typeDocumentaires: integers,
-  auteurs: strings,
+  authors: strings,
   auteursParents: strings,
-  contributeurs: strings,
-  groupes: strings,
-  groupesAuteurs: strings,
+  contributors: strings,
+  readerGroups: strings,
+  authorGroups: strings,
   langue: nonEmpty.max(INDEXED_TEXT_LIMITS.langue, atMost(INDEXED_TEXT_LIMITS.langue)),
   publie: z.boolean({ error: 'doit être un booléen' }),
   restriction: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], {
@@ -104,53 +103,43 @@ const fieldSchemas = {
     .nullable()
     .superRefine(checkTreeChildren),
   aliasOf: rid.nullable(),
-  relations: z.array(relation, { error: 'doit être une liste de paires [type de relation, rid]' }),
+  relations: z.array(relation, { error: 'doit être une liste de relations {predicate, rid}' }),
 } as const;
 
 export type ResourceFields = {
   -readonly [K in keyof typeof fieldSchemas]?: z.output<(typeof fieldSchemas)[K]>;
 };
 
-/** Managed by the server: accepted in a posted body (a read-modify-write round trip) and ignored. */
-export const SERVER_FIELDS = new Set([
-  'cle',
-  'version',
-  'inc',
-  'dateCreation',
-  'dateMiseAJour',
-  'archiveOid',
-  '_droits',
-  '$droits',
-  '_auteurs',
-  '_contributeurs',
-  '_relations',
-  '_enfants',
-  'success',
-  'warnings',
-]);
-
 export interface ParsedResourceInput {
   fields: ResourceFields;
-  /** Names of the properties present in the body (to tell merge from overwrite). */
+  /** Names of the fields given (to tell merge from overwrite). */
   posted: ReadonlySet<string>;
   warnings: string[];
 }
 
-export function parseResourceInput(body: unknown): ParsedResourceInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+/** The warning of a property the input has no field for. */
+export const unknownProperty = (name: string) => `Propriété ${name} inconnue, ignorée`;
+
+/**
+ * The fields of `input`, valid, or every problem found. `ignored` names properties the client sent
+ * that no field holds (REST: a legacy body's unknown properties): each is a warning, first.
+ */
+export function parseResourceInput(input: unknown, ignored: readonly string[] = []): ParsedResourceInput {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new InvalidInputError('Le corps de la requête doit être un objet décrivant la ressource');
   }
   const fields: Record<string, unknown> = {};
   const problems: string[] = [];
-  const warnings: string[] = [];
-  for (const [key, value] of Object.entries(body)) {
-    if (SERVER_FIELDS.has(key)) continue;
+  const warnings = ignored.map(unknownProperty);
+  for (const [key, value] of Object.entries(input)) {
+    // A typed input carries every field, those not given as undefined.
+    if (value === undefined) continue;
     // Own properties only: `toString` or `constructor` are unknown properties, not Object's members.
     const schema = Object.hasOwn(fieldSchemas, key)
       ? (fieldSchemas as Record<string, z.ZodType>)[key]
       : undefined;
     if (!schema) {
-      warnings.push(`Propriété ${key} inconnue, ignorée`);
+      warnings.push(unknownProperty(key));
       continue;
     }
     const result = schema.safeParse(value);
@@ -167,22 +156,26 @@ export function parseResourceInput(body: unknown): ParsedResourceInput {
   return { fields: fields as ResourceFields, posted: new Set(Object.keys(fields)), warnings };
 }
 
+/** Relations to append to a resource designated by `ref`, `oid`, or `origine` and `idOrigine`. */
+export interface RelationsInput {
+  ref?: string | null;
+  oid?: number | null;
+  origine?: string | null;
+  idOrigine?: string | null;
+  relations?: Relation[] | null;
+}
+
 export interface ParsedRelationsInput {
   /** Any id of the resource (oid, rid, `origine/idOrigine`), when given as `ref`. */
   ref?: string;
   fields: ResourceFields;
 }
 
-/**
- * Validation of a posted `addRelations` body: the resource (`ref`, `oid`, or `origine` and
- * `idOrigine`) and its new `relations`. Other properties are ignored.
- */
-export function parseRelationsInput(body: unknown): ParsedRelationsInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new InvalidInputError('Le corps de la requête doit être un objet');
-  }
-  const { ref, relations, ...identity } = body as Record<string, unknown>;
-  if (relations === undefined) throw new InvalidInputError('relations : obligatoire');
-  const { fields } = parseResourceInput({ ...identity, relations });
-  return typeof ref === 'string' || typeof ref === 'number' ? { ref: String(ref), fields } : { fields };
+/** Validation of an `addRelations` input: the resource and its new `relations` (required). */
+export function parseRelationsInput(input: RelationsInput): ParsedRelationsInput {
+  const { ref, relations, ...identity } = input;
+  if (relations == null) throw new InvalidInputError('relations : obligatoire');
+  const given = Object.fromEntries(Object.entries(identity).filter(([, value]) => value != null));
+  const { fields } = parseResourceInput({ ...given, relations });
+  return ref == null ? { fields } : { ref, fields };
 }

@@ -1,19 +1,12 @@
 /**
  * GraphQL input types of the resource writes. Fields are typed as the service validates them; the
  * service still checks what a type cannot say (ranges, rid forms, vocabularies) and reports every
- * problem at once. The service speaks the legacy property names: `legacyResourceBody` renames.
+ * problem at once.
  */
 import { builder } from '../../graphql/builder.ts';
+import type { Relation } from './resource-input.ts';
 
-/** GraphQL input field → legacy (REST) property, where they differ. */
-export const RESOURCE_INPUT_LEGACY_NAMES = {
-  authors: 'auteurs',
-  contributors: 'contributeurs',
-  readerGroups: 'groupes',
-  authorGroups: 'groupesAuteurs',
-} as const;
-
-export const RelationInputType = builder.inputType('RelationInput', {
+export const RelationInputType = builder.inputRef<Relation>('RelationInput').implement({
   description: 'A relation of a resource to another (REST: a `[predicate, rid]` pair).',
   fields: (t) => ({
     predicate: t.int({
@@ -103,21 +96,3 @@ export const ResourceRelationsInputType = builder.inputType('ResourceRelationsIn
     }),
   }),
 });
-
-type RelationValue = { predicate: number; rid: string };
-
-/** The legacy object the service validates, from a typed input (absent fields stay absent). */
-export function legacyResourceBody(input: Record<string, unknown>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(input)) {
-    if (value === undefined) continue;
-    const legacyName = Object.hasOwn(RESOURCE_INPUT_LEGACY_NAMES, name)
-      ? RESOURCE_INPUT_LEGACY_NAMES[name as keyof typeof RESOURCE_INPUT_LEGACY_NAMES]
-      : name;
-    body[legacyName] =
-      name === 'relations' && Array.isArray(value)
-        ? (value as RelationValue[]).map(({ predicate, rid }) => [predicate, rid])
-        : value;
-  }
-  return body;
-}

@@ -1,7 +1,7 @@
 /**
  * Resources in the database, as the write path sees them: a whole resource with its join tables
- * (reads go through src/read-model/ instead), the mapping to the legacy JSON, and the
- * writing of a resource's multi-valued fields.
+ * (reads go through src/read-model/ instead), its state in the domain's terms, and the writing of
+ * a resource's multi-valued fields.
  */
 import { randomBytes } from 'node:crypto';
 import type { Prisma, Transaction } from '../../db/client.ts';
@@ -9,6 +9,7 @@ import { parseId } from '../../lib/integers.ts';
 import { frenchStem, textWords } from '../../lib/text.ts';
 import type { RightsFacts } from '../../read-model/documents.ts';
 import { WORD_KINDS } from '../../read-model/ranked-search.ts';
+import type { Relation } from './resource-input.ts';
 
 const byPosition = { orderBy: { position: 'asc' } } as const;
 const personFields = {
@@ -56,8 +57,12 @@ export function localOid(baseId: string, rid: string): number | undefined {
   return rid.startsWith(`${baseId}/`) ? parseId(rid.slice(baseId.length + 1)) : undefined;
 }
 
-/** The resource in the legacy JSON shape (`reponseRessource` without the envelope). */
-export function toLegacy(row: FullResource, baseId: string) {
+/**
+ * A stored resource in the domain's terms (the GraphQL names: people by pid, groups by name,
+ * relations as `{predicate, rid}`): what a save compares, an archive keeps, an audit entry records
+ * and a copy starts from.
+ */
+export function storedState(row: FullResource, baseId: string) {
   return {
     oid: row.oid,
     rid: ridOf(baseId, row.oid),
@@ -71,17 +76,17 @@ export function toLegacy(row: FullResource, baseId: string) {
     description: row.description,
     commentaires: row.commentaires,
     parametres: row.parametres ?? {},
-    ...(row.enfants !== null ? { enfants: row.enfants } : {}),
+    enfants: row.enfants as unknown,
     niveaux: row.levels.map((l) => l.level),
     categories: row.categories.map((c) => c.categoryId),
     typePedagogiques: row.pedagogicTypes.map((t) => t.typeId),
     typeDocumentaires: row.documentaryTypes.map((t) => t.typeId),
-    relations: row.relations.map((r) => [r.predicate, r.targetRid] as [number, string]),
-    auteurs: row.authors.map((a) => a.person.pid),
+    relations: row.relations.map((r): Relation => ({ predicate: r.predicate, rid: r.targetRid })),
+    authors: row.authors.map((a) => a.person.pid),
     auteursParents: row.parentAuthors.map((a) => a.person.pid),
-    contributeurs: row.contributors.map((c) => c.person.pid),
-    groupes: row.readerGroups.map((g) => g.group.nom),
-    groupesAuteurs: row.authorGroups.map((g) => g.group.nom),
+    contributors: row.contributors.map((c) => c.person.pid),
+    readerGroups: row.readerGroups.map((g) => g.group.nom),
+    authorGroups: row.authorGroups.map((g) => g.group.nom),
     langue: row.langue,
     publie: row.publie,
     restriction: row.restriction,
@@ -94,7 +99,7 @@ export function toLegacy(row: FullResource, baseId: string) {
   };
 }
 
-export type LegacyResource = ReturnType<typeof toLegacy>;
+export type StoredState = ReturnType<typeof storedState>;
 
 /** The multi-valued fields of a resource, resolved to ids. */
 export interface ResourceLinks {
@@ -107,7 +112,7 @@ export interface ResourceLinks {
   niveaux: string[];
   typePedagogiques: number[];
   typeDocumentaires: number[];
-  relations: [number, string][];
+  relations: Relation[];
 }
 
 /** Join table and value column of each multi-valued field. */
@@ -157,10 +162,15 @@ export function linkRows(
     );
   }
   if (links.relations) {
-    const distinct = [...new Map(links.relations.map((r) => [`${r[0]} ${r[1]}`, r])).values()];
+    const distinct = [...new Map(links.relations.map((r) => [`${r.predicate} ${r.rid}`, r])).values()];
     rows.set(
       'resourceRelation',
-      distinct.map(([predicate, targetRid], position) => ({ resourceOid, predicate, targetRid, position })),
+      distinct.map(({ predicate, rid: targetRid }, position) => ({
+        resourceOid,
+        predicate,
+        targetRid,
+        position,
+      })),
     );
   }
   return rows;

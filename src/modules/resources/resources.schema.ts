@@ -34,11 +34,7 @@ import { GroupType } from '../groups/groups.schema.ts';
 import { PersonType } from '../persons/persons.schema.ts';
 import { cloneResource, createAlias, forkAlias } from './copies.service.ts';
 import { type RefShape, refFields } from './ref.ts';
-import {
-  legacyResourceBody,
-  ResourceInputType,
-  ResourceRelationsInputType,
-} from './resource-inputs.schema.ts';
+import { ResourceInputType, ResourceRelationsInputType } from './resource-inputs.schema.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
 import { canRead, rightsString } from './resources.policy.ts';
 import { localOid, ridOf } from './resources.repository.ts';
@@ -482,9 +478,17 @@ builder.mutationFields((t) => ({
         defaultValue: false,
         description: 'Merge into the stored resource instead of overwriting it. REST: `merge` or `partial`.',
       }),
+      ignoredProperties: t.arg.stringList({
+        required: false,
+        description:
+          'Properties the client had that no field of `input` holds, each returned as a warning (first): REST ' +
+          'passes a legacy body’s unknown properties here.',
+      }),
     },
     resolve: (_root, args, context) =>
-      saveResource(context, legacyResourceBody(args.input), args.merge ?? false),
+      saveResource(context, args.input, args.merge ?? false, {
+        ignoredProperties: args.ignoredProperties ?? [],
+      }),
   }),
   addResourceRelations: t.field({
     type: SaveResultType,
@@ -498,7 +502,7 @@ builder.mutationFields((t) => ({
         required: true,
       }),
     },
-    resolve: (_root, args, context) => addRelations(context, legacyResourceBody(args.input)),
+    resolve: (_root, args, context) => addRelations(context, args.input),
   }),
   deleteResource: t.field({
     type: DeletedResourceType,

@@ -1,6 +1,6 @@
 /**
- * Resource operations: identification, reading (with the public and anonymous rules), the legacy
- * save (create, overwrite or merge), deletion and relations. Every write runs in one transaction;
+ * Resource operations: identification, reading (with the public and anonymous rules), the save
+ * (create, overwrite or merge), deletion and relations. Every write runs in one transaction;
  * a failed write changes nothing.
  */
 import { type Context, memo } from '../../context.ts';
@@ -16,6 +16,7 @@ import {
   type ParsedResourceInput,
   parseRelationsInput,
   parseResourceInput,
+  type RelationsInput,
   type ResourceFields,
 } from './resource-input.ts';
 import { ResourceConflictError, ResourceNotFoundError } from './resources.errors.ts';
@@ -27,7 +28,7 @@ import {
   localOid,
   newReadKey,
   ridOf,
-  toLegacy,
+  storedState,
   writeLinks,
   writeWords,
 } from './resources.repository.ts';
@@ -195,34 +196,41 @@ async function resolveNames(names: { pids: string[]; groupNames: string[] }): Pr
   };
 }
 
+export interface SaveOptions {
+  /** `forkAlias`: the right to fork instead of the right to update. */
+  forkingAlias?: boolean;
+  /** Properties the client sent that no field holds (REST): each comes back as a warning. */
+  ignoredProperties?: readonly string[];
+}
+
 /**
- * The legacy save. With `merge` (or when neither `titre` nor `categories` is posted) the posted
- * fields are merged into the existing resource; otherwise they replace its content, fields not
- * posted returning to their defaults; ownership and sharing (authors, contributors, groups) and
- * the alias link are kept unless posted. A designated resource that does not exist is created.
+ * The save. With `merge` (or when neither `titre` nor `categories` is given) the given fields are
+ * merged into the existing resource; otherwise they replace its content, fields not given
+ * returning to their defaults; ownership and sharing (authors, contributors, groups) and the alias
+ * link are kept unless given. A designated resource that does not exist is created.
  */
 export async function saveResource(
   context: Context,
-  body: unknown,
+  fields: unknown,
   merge: boolean,
-  options: { forkingAlias?: boolean } = {},
+  options: SaveOptions = {},
 ): Promise<SaveResult> {
-  const input = parseResourceInput(body);
+  const input = parseResourceInput(fields, options.ignoredProperties);
   return saveInput(context, input, await designated(context, input.fields), merge, options);
 }
 
 /**
- * `saveResource` over a resource the caller has just read whole (`existing`), which `body` then
- * does not designate again: one read fewer for addRelations and forkAlias.
+ * `saveResource` over a resource the caller has just read whole (`existing`), which `fields` then
+ * do not designate again: one read fewer for addRelations and forkAlias.
  */
 export async function saveOver(
   context: Context,
   existing: FullResource,
-  body: unknown,
+  fields: unknown,
   merge: boolean,
-  options: { forkingAlias?: boolean } = {},
+  options: SaveOptions = {},
 ): Promise<SaveResult> {
-  return saveInput(context, parseResourceInput(body), existing, merge, options);
+  return saveInput(context, parseResourceInput(fields, options.ignoredProperties), existing, merge, options);
 }
 
 async function saveInput(
@@ -230,7 +238,7 @@ async function saveInput(
   input: ParsedResourceInput,
   existing: FullResource | null,
   merge: boolean,
-  options: { forkingAlias?: boolean },
+  options: SaveOptions,
 ): Promise<SaveResult> {
   const decision = decideSave({
     input,
@@ -272,7 +280,7 @@ async function writeSave(context: Context, plan: SavePlan): Promise<SaveResult> 
           data: {
             resourceOid: plan.oid,
             version: plan.archive.version,
-            snapshot: plan.archive.snapshot as Prisma.InputJsonValue,
+            snapshot: plan.archive.snapshot as unknown as Prisma.InputJsonValue,
           },
         }));
       await tx.resource.update({
@@ -301,9 +309,9 @@ async function writeSave(context: Context, plan: SavePlan): Promise<SaveResult> 
 // ---------------------------------------------------------------------------------------------
 // Relations and deletion
 
-/** Appends relations (`[predicate, rid]` pairs) to a resource the caller may update. */
-export async function addRelations(context: Context, body: unknown): Promise<SaveResult> {
-  const { ref, fields } = parseRelationsInput(body);
+/** Appends relations to a resource the caller may update. */
+export async function addRelations(context: Context, input: RelationsInput): Promise<SaveResult> {
+  const { ref, fields } = parseRelationsInput(input);
   const id =
     ref !== undefined
       ? identifyAny(context, ref)
@@ -315,7 +323,7 @@ export async function addRelations(context: Context, body: unknown): Promise<Sav
   if (!id) throw new InvalidInputError('Il faut identifier la ressource : oid, origine et idOrigine, ou ref');
   const existing = await loadFull(id.where);
   if (!existing) throw new ResourceNotFoundError(id.label);
-  const current = existing.relations.map((r) => [r.predicate, r.targetRid] as [number, string]);
+  const current = existing.relations.map((r) => ({ predicate: r.predicate, rid: r.targetRid }));
   return saveOver(context, existing, { relations: [...current, ...(fields.relations ?? [])] }, true);
 }
 
@@ -327,7 +335,7 @@ export async function deleteResource(
   const row = await loadFull(id.where);
   if (!row) throw new ResourceNotFoundError(id.label);
   if (!canDelete(rightsSubject(context, row.oid), factsOf(row))) throw denied(context);
-  const { oid: _o, rid: _r, cle: _c, dateMiseAJour: _m, ...state } = toLegacy(row, context.config.baseId);
+  const { oid: _o, rid: _r, cle: _c, dateMiseAJour: _m, ...state } = storedState(row, context.config.baseId);
   await db.$transaction([
     db.resource.delete({ where: { oid: row.oid } }),
     db.auditEntry.create({

@@ -1,5 +1,5 @@
 /**
- * The legacy save, decided without the database: from what was read (the validated body, the
+ * A save, decided without the database: from what was read (the validated body, the
  * designated resource, the persons and groups its names resolve to, who is asking), what to write
  * or which error to answer. Two steps, because the names are looked up only once the caller is
  * known to be allowed: `decideSave` (rights, merge or overwrite, defaults, validation), then
@@ -25,16 +25,16 @@ import {
 import {
   type FullResource,
   factsOf,
-  type LegacyResource,
   type ResourceLinks,
   ridOf,
-  toLegacy,
+  type StoredState,
+  storedState,
 } from './resources.repository.ts';
 import { DEFAULT_LANGUAGE } from './vocabulary.ts';
 
-/** The state a save writes: scalars plus the multi-valued fields, in legacy names. */
+/** The state a save writes: scalars plus the multi-valued fields. */
 export type ResourceState = Omit<
-  LegacyResource,
+  StoredState,
   'oid' | 'rid' | 'cle' | 'dateCreation' | 'dateMiseAJour' | 'version' | 'inc' | 'archiveOid'
 >;
 
@@ -62,8 +62,8 @@ const VERSION_TRIGGERS = [
   'idOrigine',
   'parametres',
   'enfants',
-  'auteurs',
-  'contributeurs',
+  'authors',
+  'contributors',
 ] as const;
 /** Changing one of these bumps the minor revision `inc` only (and rewrites the full-text words). */
 const INC_TRIGGERS = ['titre', 'resume', 'description', 'commentaires'] as const;
@@ -128,7 +128,7 @@ export function decideSave(request: SaveRequest): SaveDecision | DomainError {
       inc: _i,
       archiveOid: _a,
       ...state
-    } = toLegacy(existing, baseId);
+    } = storedState(existing, baseId);
     before = state;
   } else if (!canCreate(subject.viewer)) {
     return deniedError(subject.viewer);
@@ -140,11 +140,11 @@ export function decideSave(request: SaveRequest): SaveDecision | DomainError {
     idOrigine: before.idOrigine,
     aliasOf: before.aliasOf,
     type: before.type,
-    auteurs: before.auteurs,
+    authors: before.authors,
     auteursParents: before.auteursParents,
-    contributeurs: before.contributeurs,
-    groupes: before.groupes,
-    groupesAuteurs: before.groupesAuteurs,
+    contributors: before.contributors,
+    readerGroups: before.readerGroups,
+    authorGroups: before.authorGroups,
   };
   const after = {
     ...(before && mergeMode ? before : { ...CONTENT_DEFAULTS, ...kept }),
@@ -155,7 +155,7 @@ export function decideSave(request: SaveRequest): SaveDecision | DomainError {
   if (!after.type) problems.push('type : obligatoire');
   if (!existing && !after.titre) problems.push('titre : obligatoire pour créer une ressource');
   const ownRid = existing && ridOf(baseId, existing.oid);
-  for (const [index, [, target]] of (after.relations ?? []).entries()) {
+  for (const [index, { rid: target }] of (after.relations ?? []).entries()) {
     if (target === ownRid)
       problems.push(`relations[${index}] : une ressource ne peut être en relation avec elle-même`);
   }
@@ -163,12 +163,10 @@ export function decideSave(request: SaveRequest): SaveDecision | DomainError {
 
   if (existing) {
     const facts = factsOf(existing);
-    const authorsChange = ['auteurs', 'contributeurs'].some(
-      (key) => posted.has(key) && !isDeepStrictEqual(after[key as 'auteurs'], before?.[key as 'auteurs']),
-    );
-    const groupsChange = ['groupes', 'groupesAuteurs'].some(
-      (key) => posted.has(key) && !isDeepStrictEqual(after[key as 'groupes'], before?.[key as 'groupes']),
-    );
+    const changed = (key: 'authors' | 'contributors' | 'readerGroups' | 'authorGroups') =>
+      posted.has(key) && !isDeepStrictEqual(after[key], before?.[key]);
+    const authorsChange = changed('authors') || changed('contributors');
+    const groupsChange = changed('readerGroups') || changed('authorGroups');
     if (authorsChange && !canChangeAuthors(subject, facts))
       return new ForbiddenError('Seuls les auteurs peuvent modifier les auteurs et contributeurs');
     if (groupsChange && !canChangeGroups(subject, facts))
@@ -181,9 +179,9 @@ export function decideSave(request: SaveRequest): SaveDecision | DomainError {
 export function namesToResolve({ after }: SaveDecision): { pids: string[]; groupNames: string[] } {
   return {
     pids: [
-      ...new Set([...(after.auteurs ?? []), ...(after.contributeurs ?? []), ...(after.auteursParents ?? [])]),
+      ...new Set([...(after.authors ?? []), ...(after.contributors ?? []), ...(after.auteursParents ?? [])]),
     ],
-    groupNames: [...new Set([...(after.groupes ?? []), ...(after.groupesAuteurs ?? [])])],
+    groupNames: [...new Set([...(after.readerGroups ?? []), ...(after.authorGroups ?? [])])],
   };
 }
 
@@ -207,13 +205,13 @@ export interface SaveFresh {
 /** The content columns of the row (both a creation and an update write all of them). */
 export type ResourceScalars = ReturnType<typeof scalarsOf>;
 
-/** The multi-valued fields as written, in legacy names (unknown persons and groups left out). */
+/** The multi-valued fields as written (unknown persons and groups left out). */
 export interface WrittenNames {
-  auteurs: string[];
-  contributeurs: string[];
+  authors: string[];
+  contributors: string[];
   auteursParents: string[];
-  groupes: string[];
-  groupesAuteurs: string[];
+  readerGroups: string[];
+  authorGroups: string[];
 }
 
 interface PlanCommon {
@@ -250,7 +248,7 @@ export interface UpdatePlan extends PlanCommon {
     archiveOid: number | null;
   };
   /** The previous state to archive (a version trigger changed); `row.archiveOid` then names the archive. */
-  archive: { version: number; snapshot: LegacyResource } | null;
+  archive: { version: number; snapshot: StoredState } | null;
   /** A text changed: the full-text words are rewritten. */
   rewriteWords: boolean;
   /** The tree's children before, so that only newly linked peers are told. */
@@ -263,7 +261,7 @@ export type SavePlan = CreationPlan | UpdatePlan;
 
 /**
  * A resource's stored columns from its fields, the service's defaults for what they leave out: one
- * rule for every writer (a save here, an import in src/modules/transfer/import-rows.ts).
+ * rule for every writer (a save here, an import in src/transfer/import-rows.ts).
  */
 export function storedColumns(
   fields: Partial<Omit<ResourceState, 'parametres' | 'enfants'>> & {
@@ -323,24 +321,24 @@ export function planSave(decision: SaveDecision, resolved: ResolvedNames, fresh:
   const { existing, subject, baseId } = request;
   const warnings = [...request.input.warnings];
 
-  const auteurs = personsOf(after.auteurs ?? [], 'Auteur', resolved.persons, warnings);
-  const contributeurs = personsOf(after.contributeurs ?? [], 'Contributeur', resolved.persons, warnings);
-  const auteursParents = personsOf(after.auteursParents ?? [], 'Auteur parent', resolved.persons, warnings);
-  const groupes = groupsOf(after.groupes ?? [], resolved.groups, warnings);
-  const groupesAuteurs = groupsOf(after.groupesAuteurs ?? [], resolved.groups, warnings);
+  const authors = personsOf(after.authors ?? [], 'Auteur', resolved.persons, warnings);
+  const contributors = personsOf(after.contributors ?? [], 'Contributeur', resolved.persons, warnings);
+  const parentAuthors = personsOf(after.auteursParents ?? [], 'Auteur parent', resolved.persons, warnings);
+  const readerGroups = groupsOf(after.readerGroups ?? [], resolved.groups, warnings);
+  const authorGroups = groupsOf(after.authorGroups ?? [], resolved.groups, warnings);
   const written: WrittenNames = {
-    auteurs: auteurs.names,
-    contributeurs: contributeurs.names,
-    auteursParents: auteursParents.names,
-    groupes: groupes.names,
-    groupesAuteurs: groupesAuteurs.names,
+    authors: authors.names,
+    contributors: contributors.names,
+    auteursParents: parentAuthors.names,
+    readerGroups: readerGroups.names,
+    authorGroups: authorGroups.names,
   };
   const links: ResourceLinks = {
-    authorOids: auteurs.oids,
-    contributorOids: contributeurs.oids,
-    parentAuthorOids: auteursParents.oids,
-    readerGroupOids: groupes.oids,
-    authorGroupOids: groupesAuteurs.oids,
+    authorOids: authors.oids,
+    contributorOids: contributors.oids,
+    parentAuthorOids: parentAuthors.oids,
+    readerGroupOids: readerGroups.oids,
+    authorGroupOids: authorGroups.oids,
     categories: after.categories ?? [],
     niveaux: after.niveaux ?? [],
     typePedagogiques: after.typePedagogiques ?? [],
@@ -350,7 +348,7 @@ export function planSave(decision: SaveDecision, resolved: ResolvedNames, fresh:
   const creator = subject.viewer.person;
   if (!existing && links.authorOids.length === 0 && creator) {
     links.authorOids = [creator.oid];
-    written.auteurs = [creator.pid];
+    written.authors = [creator.pid];
   }
 
   const scalars = scalarsOf(after, fresh.now);
@@ -410,7 +408,7 @@ export function planSave(decision: SaveDecision, resolved: ResolvedNames, fresh:
       inc: existing.inc + (versionBump || textChanged ? 1 : 0),
       archiveOid: existing.archiveOid,
     },
-    archive: versionBump ? { version: existing.version, snapshot: toLegacy(existing, baseId) } : null,
+    archive: versionBump ? { version: existing.version, snapshot: storedState(existing, baseId) } : null,
     rewriteWords: textChanged,
     previousEnfants: before?.enfants,
     auditChanges: Object.keys(changes).length > 0 ? changes : null,

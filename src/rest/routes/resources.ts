@@ -21,19 +21,15 @@ const byPair = (parts: RequestParts) => ({
 });
 const pairLabel = ({ params }: RequestParts) => `${params.origine}/${params.idOrigine}`;
 
-/**
- * `reponseRessourceOid`, or a Ref with `format=ref`; warnings when there are any, those of unknown
- * properties (which the typed input could not carry) first, as the legacy validation listed them.
- */
-function savedResource(result: Result, parts: RequestParts, posted: string[] = []) {
-  const all = [...posted, ...result.warnings];
-  const warnings = all.length > 0 ? { warnings: all } : {};
+/** `reponseRessourceOid`, or a Ref with `format=ref`; warnings when there are any. */
+function savedResource(result: Result, parts: RequestParts) {
+  const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {};
   if (parts.query.format === 'ref') return { ...legacyRef(result.resource.ref), ...warnings };
   return { oid: result.oid, ...warnings };
 }
 
 const saveVariables = ({ body, query }: RequestParts) => ({
-  input: resourceInput(body).input,
+  ...resourceInput(body),
   merge: ['1', 'true'].includes(text(query.merge) ?? text(query.partial) ?? ''),
   asRef: query.format === 'ref',
 });
@@ -56,7 +52,7 @@ export const resourceRoutes: LegacyRoute[] = [
     paths: ['/api/ressource'],
     operation: 'SaveResource',
     variables: saveVariables,
-    shape: (result, parts) => savedResource(result, parts, resourceInput(parts.body).warnings),
+    shape: savedResource,
     doc: {
       summary: 'Create, overwrite or merge a resource',
       query: {

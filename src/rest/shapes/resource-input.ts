@@ -1,37 +1,181 @@
 /**
- * Legacy resource bodies as the typed GraphQL inputs (ResourceInput, ResourceRelationsInput). A
- * body is checked by the resource module's own validator first (pure, no database), so an invalid
- * body gets the legacy message, every problem at once; what it accepts is then renamed to the
- * GraphQL fields (`auteurs` → `authors`, `[predicate, rid]` → `{predicate, rid}`). Unknown properties,
- * which a typed input cannot carry, come back as the validator's warnings.
+ * Legacy resource bodies (`POST /api/ressource`, `POST /api/ressource/addRelations`) as the typed
+ * GraphQL inputs: the legacy names renamed (`auteurs` → `authors`, `[predicate, rid]` pairs →
+ * `{predicate, rid}`), an integer `idOrigine` sent as text. Only the wire format is checked here:
+ * each property's JSON type as the legacy service read it, so that a wrong type answers the legacy
+ * message, every one at once, where GraphQL would refuse the variable with its own. The rules
+ * (ranges, lengths, rid forms, vocabularies, tree children) are the service's, which GraphQL
+ * clients meet alike. Properties no input field holds travel as `ignoredProperties`, which the
+ * service returns as warnings; those the server manages (read back from a GET and posted again)
+ * are dropped without one.
  */
-import { parseRelationsInput, parseResourceInput } from '../../modules/resources/resource-input.ts';
-import { RESOURCE_INPUT_LEGACY_NAMES } from '../../modules/resources/resource-inputs.schema.ts';
+import { InvalidInputError } from '../../errors.ts';
 
-/** Legacy property → GraphQL input field. */
-const GRAPHQL_NAMES: Record<string, string> = Object.fromEntries(
-  Object.entries(RESOURCE_INPUT_LEGACY_NAMES).map(([graphqlName, legacyName]) => [legacyName, graphqlName]),
-);
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
 
-function typedFields(fields: Record<string, unknown>): Record<string, unknown> {
+/**
+ * What one property must be on the wire: the value to send, or its problems, each either the
+ * property's own (`doit être un booléen`) or one of its items' (`[2] : doit être un entier`).
+ */
+type Wire = (value: unknown) => { problems: string[] } | { value: unknown };
+
+const fits = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX;
+const ok = (value: unknown) => ({ value });
+const problem = (message: string) => ({ problems: [message] });
+
+const text =
+  (message = 'doit être une chaîne de caractères', nullable = false): Wire =>
+  (value) =>
+    typeof value === 'string' || (nullable && value === null) ? ok(value) : problem(message);
+
+/** A 32-bit integer (GraphQL `Int`). */
+const integer =
+  (message: string): Wire =>
+  (value) =>
+    fits(value) ? ok(value) : problem(Number.isInteger(value) ? 'nombre hors limites' : message);
+
+const boolean: Wire = (value) => (typeof value === 'boolean' ? ok(value) : problem('doit être un booléen'));
+
+/** A list, each item checked by `item`: problems name the item (`categories[2] : …`). */
+const list =
+  (message: string, item: Wire): Wire =>
+  (value) => {
+    if (!Array.isArray(value)) return problem(message);
+    const items: unknown[] = [];
+    const problems: string[] = [];
+    value.forEach((element, index) => {
+      const checked = item(element);
+      if ('problems' in checked)
+        problems.push(...checked.problems.map((message) => `[${index}] : ${message}`));
+      else items.push(checked.value);
+    });
+    return problems.length > 0 ? { problems } : ok(items);
+  };
+
+const integers = list('doit être une liste d’entiers', integer('doit être un entier'));
+const strings = list('doit être une liste de chaînes', text());
+
+/** `[predicate, rid]` → `{predicate, rid}`. */
+const pair: Wire = (value) =>
+  Array.isArray(value) && value.length === 2 && fits(value[0]) && typeof value[1] === 'string'
+    ? ok({ predicate: value[0], rid: value[1] })
+    : problem('doit être une paire [type de relation, rid]');
+
+/** Legacy property → the input field it fills (its own name unless said) and its wire type. */
+const RESOURCE_FIELDS: Record<string, { field?: string; wire: Wire }> = {
+  oid: { wire: integer('doit être un entier positif') },
+  rid: { wire: text() },
+  origine: { wire: text() },
+  idOrigine: {
+    wire: (value) =>
+      typeof value === 'string'
+        ? ok(value)
+        : Number.isSafeInteger(value) && (value as number) >= 0
+          ? ok(String(value))
+          : problem('doit être une chaîne ou un entier'),
+  },
+  titre: { wire: text() },
+  resume: { wire: text() },
+  description: { wire: text() },
+  commentaires: { wire: text() },
+  type: { wire: text() },
+  categories: { wire: integers },
+  niveaux: { wire: strings },
+  typePedagogiques: { wire: integers },
+  typeDocumentaires: { wire: integers },
+  auteurs: { field: 'authors', wire: strings },
+  auteursParents: { wire: strings },
+  contributeurs: { field: 'contributors', wire: strings },
+  groupes: { field: 'readerGroups', wire: strings },
+  groupesAuteurs: { field: 'authorGroups', wire: strings },
+  langue: { wire: text() },
+  publie: { wire: boolean },
+  restriction: { wire: integer('doit valoir 0, 1, 2 ou 3') },
+  indexable: { wire: boolean },
+  parametres: { wire: ok },
+  enfants: {
+    wire: (value) =>
+      value === null || Array.isArray(value) ? ok(value) : problem('doit être une liste d’objets'),
+  },
+  aliasOf: { wire: text('doit être une chaîne de caractères', true) },
+  relations: { wire: list('doit être une liste de paires [type de relation, rid]', pair) },
+};
+
+/** Managed by the server: a GET's answer posted back keeps them, and they are dropped silently. */
+const SERVER_FIELDS = new Set([
+  'cle',
+  'version',
+  'inc',
+  'dateCreation',
+  'dateMiseAJour',
+  'archiveOid',
+  '_droits',
+  '$droits',
+  '_auteurs',
+  '_contributeurs',
+  '_relations',
+  '_enfants',
+  'success',
+  'warnings',
+]);
+
+/** The properties of `body` named in `fields`, typed and renamed, or every wire problem at once. */
+function typedInput(body: Record<string, unknown>, fields: typeof RESOURCE_FIELDS) {
   const input: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(fields)) {
-    input[GRAPHQL_NAMES[name] ?? name] =
-      name === 'relations' && Array.isArray(value)
-        ? (value as [number, string][]).map(([predicate, rid]) => ({ predicate, rid }))
-        : value;
+  const problems: string[] = [];
+  const ignoredProperties: string[] = [];
+  for (const [name, value] of Object.entries(body)) {
+    // Own properties only: `toString` or `constructor` are unknown properties, not Object's members.
+    const known = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    if (!known) {
+      if (!SERVER_FIELDS.has(name)) ignoredProperties.push(name);
+      continue;
+    }
+    const checked = known.wire(value);
+    if ('problems' in checked)
+      problems.push(
+        ...checked.problems.map((line) => (line.startsWith('[') ? name + line : `${name} : ${line}`)),
+      );
+    else input[known.field ?? name] = checked.value;
   }
-  return input;
+  if (problems.length > 0) throw new InvalidInputError(problems);
+  return { input, ignoredProperties };
 }
 
-/** `POST /api/ressource`: the ResourceInput, and the warnings of unknown properties. */
-export function resourceInput(body: unknown): { input: Record<string, unknown>; warnings: string[] } {
-  const { fields, warnings } = parseResourceInput(body);
-  return { input: typedFields(fields), warnings };
+function objectBody(body: unknown, message: string): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidInputError(message);
+  return body as Record<string, unknown>;
 }
+
+/** `POST /api/ressource`: the ResourceInput, and the properties it has no field for. */
+export function resourceInput(body: unknown): {
+  input: Record<string, unknown>;
+  ignoredProperties: string[];
+} {
+  return typedInput(
+    objectBody(body, 'Le corps de la requête doit être un objet décrivant la ressource'),
+    RESOURCE_FIELDS,
+  );
+}
+
+const RELATIONS_FIELDS: typeof RESOURCE_FIELDS = {
+  ref: {
+    wire: (value) =>
+      typeof value === 'string' || typeof value === 'number' ? ok(String(value)) : ok(undefined),
+  },
+  oid: RESOURCE_FIELDS.oid!,
+  origine: RESOURCE_FIELDS.origine!,
+  idOrigine: RESOURCE_FIELDS.idOrigine!,
+  relations: RESOURCE_FIELDS.relations!,
+};
 
 /** `POST /api/ressource/addRelations`: the ResourceRelationsInput (other properties are ignored). */
 export function relationsInput(body: unknown): Record<string, unknown> {
-  const { ref, fields } = parseRelationsInput(body);
-  return { ...(ref === undefined ? {} : { ref }), ...typedFields(fields) };
+  const { input } = typedInput(
+    objectBody(body, 'Le corps de la requête doit être un objet'),
+    RELATIONS_FIELDS,
+  );
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
 }

@@ -22,39 +22,67 @@ export const REF_FIELDS = [
   'categories',
   'public',
 ];
-/** The stored fields in the order of fragment `LegacyResource`, under their GraphQL names. */
-const STORED_FIELDS = [
-  'oid',
-  'rid',
-  'origine',
-  'idOrigine',
-  'aliasOf',
-  'cle',
-  'type',
-  'titre',
-  'resume',
-  'description',
-  'commentaires',
-  'parametres',
-  'niveaux',
-  'categories',
-  'typePedagogiques',
-  'typeDocumentaires',
-  'authors',
-  'auteursParents',
-  'contributors',
-  'readerGroups',
-  'authorGroups',
-  'langue',
-  'publie',
-  'restriction',
-  'indexable',
-  'dateCreation',
-  'dateMiseAJour',
-  'version',
-  'inc',
-  'archiveOid',
+/**
+ * The stored fields in the legacy order, under their GraphQL names (the legacy name where it
+ * differs): `enfants` and `relations` come last, as the legacy service sent them.
+ */
+const STORED_FIELDS: ReadonlyArray<readonly [field: string, legacyName?: string]> = [
+  ['oid'],
+  ['rid'],
+  ['origine'],
+  ['idOrigine'],
+  ['aliasOf'],
+  ['cle'],
+  ['type'],
+  ['titre'],
+  ['resume'],
+  ['description'],
+  ['commentaires'],
+  ['parametres'],
+  ['niveaux'],
+  ['categories'],
+  ['typePedagogiques'],
+  ['typeDocumentaires'],
+  ['authors', 'auteurs'],
+  ['auteursParents'],
+  ['contributors', 'contributeurs'],
+  ['readerGroups', 'groupes'],
+  ['authorGroups', 'groupesAuteurs'],
+  ['langue'],
+  ['publie'],
+  ['restriction'],
+  ['indexable'],
+  ['dateCreation'],
+  ['dateMiseAJour'],
+  ['version'],
+  ['inc'],
+  ['archiveOid'],
 ];
+
+/**
+ * A resource's stored fields as the legacy JSON: the one place that JSON is built, for every route
+ * (`ressource`, `full`, list items of `format=full`) and for transfer files. `resource` has the
+ * GraphQL names with people by pid, groups by name and relations as `{predicate, rid}`
+ * (`flatResource` gives them from an operation's result); `enfants` is sent only for trees.
+ */
+export function legacyResourceJson(resource: Result): Result {
+  const legacy: Result = {};
+  for (const [field, legacyName] of STORED_FIELDS) legacy[legacyName ?? field] = resource[field];
+  if (resource.enfants != null) legacy.enfants = resource.enfants;
+  legacy.relations = resource.relations.map((r: Result) => [r.predicate, r.rid]);
+  return legacy;
+}
+
+/** An operation's Resource (links as `{position, person {pid}}`, `{position, group {nom}}`), flattened. */
+export function flatResource(resource: Result): Result {
+  return {
+    ...resource,
+    authors: resource.authors.map((link: Result) => link.person.pid),
+    contributors: resource.contributors.map((link: Result) => link.person.pid),
+    readerGroups: resource.readerGroups.map((link: Result) => link.group.nom),
+    authorGroups: resource.authorGroups.map((link: Result) => link.group.nom),
+  };
+}
 
 /** A Ref: its fields, `cle`/`enfants`/`parametres` only where they apply, and the rights. */
 export function legacyRef(ref: Result, rightsKey: RightsKey = '_droits') {
@@ -67,29 +95,8 @@ export function legacyRef(ref: Result, rightsKey: RightsKey = '_droits') {
   return legacy;
 }
 
-/**
- * The legacy lists of a resource, from the GraphQL fields that name each concept once (the
- * boundary of README "GraphQL and REST names"): GraphQL field → legacy property and its values.
- */
-const LEGACY_LISTS: Record<string, [legacyName: string, value: (link: Result) => unknown]> = {
-  authors: ['auteurs', (link) => link.person.pid],
-  contributors: ['contributeurs', (link) => link.person.pid],
-  readerGroups: ['groupes', (link) => link.group.nom],
-  authorGroups: ['groupesAuteurs', (link) => link.group.nom],
-};
-
-/** The stored fields of a resource (`relations` as `[predicate, rid]` pairs, `enfants` only for trees). */
-export function legacyFields(resource: Result) {
-  const legacy: Result = {};
-  for (const name of STORED_FIELDS) {
-    const list = Object.hasOwn(LEGACY_LISTS, name) ? LEGACY_LISTS[name] : undefined;
-    if (list) legacy[list[0]] = (resource[name] as Result[]).map(list[1]);
-    else legacy[name] = resource[name];
-  }
-  if (resource.enfants != null) legacy.enfants = resource.enfants;
-  legacy.relations = resource.relations.map((r: Result) => [r.predicate, r.rid]);
-  return legacy;
-}
+/** The stored fields of an operation's Resource, as legacy JSON. */
+export const legacyFields = (resource: Result) => legacyResourceJson(flatResource(resource));
 
 /** A resource in the requested format: `ressource` (default), `ref` or `full`. */
 export function legacyResource(resource: Result, format: unknown) {

@@ -4,10 +4,14 @@
  * read back. An import is idempotent because a record whose rows are the same is left alone.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Prisma } from '../../db/client.ts';
-import { isPublicAndPublished } from '../resources/resources.policy.ts';
-import { type FullResource, newReadKey, type ResourceLinks } from '../resources/resources.repository.ts';
-import { storedColumns } from '../resources/save-plan.ts';
+import type { Prisma } from '../db/client.ts';
+import { isPublicAndPublished } from '../modules/resources/resources.policy.ts';
+import {
+  type FullResource,
+  newReadKey,
+  type ResourceLinks,
+} from '../modules/resources/resources.repository.ts';
+import { storedColumns } from '../modules/resources/save-plan.ts';
 import type { PersonRecord } from './format.ts';
 import type { Candidate, ValidGroup } from './import-records.ts';
 
@@ -124,7 +128,7 @@ export function resourceRow(
 /** Whether the database already holds exactly what the record says. */
 export function sameResource(current: FullResource, { row, links }: Prepared): boolean {
   const distinct = <T>(values: T[]) => [...new Set(values)];
-  const relations = [...new Map(links.relations.map((r) => [`${r[0]} ${r[1]}`, r])).values()];
+  const relations = [...new Map(links.relations.map((r) => [`${r.predicate} ${r.rid}`, r])).values()];
   return (
     current.titre === row.titre &&
     current.resume === row.resume &&
@@ -180,7 +184,7 @@ export function sameResource(current: FullResource, { row, links }: Prepared): b
       distinct(links.typeDocumentaires),
     ) &&
     isDeepStrictEqual(
-      current.relations.map((r) => [r.predicate, r.targetRid]),
+      current.relations.map((r) => ({ predicate: r.predicate, rid: r.targetRid })),
       relations,
     )
   );

@@ -9,8 +9,9 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { db } from '../../db/client.ts';
-import { fullInclude, toLegacy } from '../resources/resources.repository.ts';
+import { db } from '../db/client.ts';
+import { fullInclude, storedState } from '../modules/resources/resources.repository.ts';
+import { legacyResourceJson } from '../rest/shapes/resources.ts';
 import { FORMAT_NAME, FORMAT_VERSION } from './format.ts';
 
 export interface ExportOptions {
@@ -115,8 +116,9 @@ export async function* exportLines(options: ExportOptions): AsyncGenerator<strin
       include: fullInclude,
     });
     for (const resource of resources) {
+      // As the previous service's GET routes returned it (the REST layer's one builder of that JSON).
       // Archives of earlier versions are not transferred: their oid would name nothing.
-      const { archiveOid: _archive, ...fields } = toLegacy(resource, options.baseId);
+      const { archiveOid: _archive, ...fields } = legacyResourceJson(storedState(resource, options.baseId));
       const json = {
         parametres: sortedKeys(fields.parametres),
         ...('enfants' in fields ? { enfants: sortedKeys(fields.enfants) } : {}),

@@ -2,7 +2,7 @@
  * What an import run tells its caller: the counts of each kind of record, the records skipped and
  * the warnings (each with its line in the file), and its progress while it runs.
  */
-import { InvalidInputError } from '../../errors.ts';
+import { InvalidInputError } from '../errors.ts';
 import type { RecordKind } from './format.ts';
 
 export interface ImportProgress {

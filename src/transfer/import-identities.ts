@@ -5,9 +5,14 @@
  * managers, related resources) name records of the file or rows of this database; a reference that
  * names nothing is dropped and reported, except a rid, which is kept as the file gives it.
  */
-import { db } from '../../db/client.ts';
-import { groupNameKey } from '../groups/groups.service.ts';
-import { type FullResource, localOid, type ResourceLinks, ridOf } from '../resources/resources.repository.ts';
+import { db } from '../db/client.ts';
+import { groupNameKey } from '../modules/groups/groups.service.ts';
+import {
+  type FullResource,
+  localOid,
+  type ResourceLinks,
+  ridOf,
+} from '../modules/resources/resources.repository.ts';
 import { type Candidate, localReferences } from './import-records.ts';
 
 /**
@@ -77,8 +82,8 @@ export async function resolvePersons(ids: Identities, candidates: Candidate[]): 
   const pids = new Set<string>();
   for (const { fields } of candidates) {
     for (const pid of [
-      ...(fields.auteurs ?? []),
-      ...(fields.contributeurs ?? []),
+      ...(fields.authors ?? []),
+      ...(fields.contributors ?? []),
       ...(fields.auteursParents ?? []),
     ]) {
       if (!ids.personOids.has(pid)) pids.add(pid);
@@ -159,7 +164,7 @@ export async function resolveLinks(
   const groups = (names: string[] | undefined) =>
     resolveGroups(ids, names ?? [], (nom) => warn(`groupe ${nom} inexistant, ignoré`));
   const ownRid = ridOf(baseId, oid);
-  const relations = (fields.relations ?? []).filter(([, target]) => {
+  const relations = (fields.relations ?? []).filter(({ rid: target }) => {
     if (target !== ownRid) return true;
     warn('relation avec elle-même ignorée');
     return false;
@@ -171,11 +176,11 @@ export async function resolveLinks(
     }
   }
   return {
-    authorOids: persons(fields.auteurs, 'auteur'),
-    contributorOids: persons(fields.contributeurs, 'contributeur'),
+    authorOids: persons(fields.authors, 'auteur'),
+    contributorOids: persons(fields.contributors, 'contributeur'),
     parentAuthorOids: persons(fields.auteursParents, 'auteur parent'),
-    readerGroupOids: await groups(fields.groupes),
-    authorGroupOids: await groups(fields.groupesAuteurs),
+    readerGroupOids: await groups(fields.readerGroups),
+    authorGroupOids: await groups(fields.authorGroups),
     categories: fields.categories ?? [],
     niveaux: fields.niveaux ?? [],
     typePedagogiques: fields.typePedagogiques ?? [],

@@ -9,11 +9,12 @@
  * Each value is what the previous service's GET routes returned for that object (a resource as
  * `GET /api/ressource/:oid?format=full`, a group as `GET /api/groupe/:oid?format=full`, a person as
  * its stored document with `roles` and group names). Derived fields (`_auteurs`, `_droits`,
- * `gestionnairesNames`, …) are accepted and ignored. The content of a resource is validated by the
- * service's own rules (parseResourceInput), so an import accepts exactly what the API accepts.
+ * `gestionnairesNames`, …) are accepted and ignored. A resource is read as the REST layer reads a
+ * posted one (src/rest/shapes/resource-input.ts) and validated by the service's own rules
+ * (parseResourceInput), so an import accepts exactly what the API accepts.
  */
 import { z } from 'zod';
-import { INT32_MAX } from '../../lib/integers.ts';
+import { INT32_MAX } from '../lib/integers.ts';
 
 export const FORMAT_NAME = 'resource-repository-transfer';
 export const FORMAT_VERSION = 1;

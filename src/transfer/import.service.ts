@@ -19,7 +19,7 @@
  * Not transferred: archives of previous versions, peer listeners, sessions (see the document).
  */
 import { createReadStream } from 'node:fs';
-import { moveSequencesPastImportedIds } from '../../db/sequences.ts';
+import { moveSequencesPastImportedIds } from '../db/sequences.ts';
 import { readMembershipsAndResources, readPersonsAndGroups } from './import-passes.ts';
 import type { ImportReport } from './import-report.ts';
 import { type ImportOptions, startRun } from './import-run.ts';

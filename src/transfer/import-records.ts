@@ -2,13 +2,14 @@
  * Reading a transfer file and validating its records, before anything is compared or written: the
  * header first (a wrong one stops the import, since nothing may be written for a file of another
  * baseId), then each line as a record, checked by the format's schemas (format.ts) and, for a
- * resource, by the rules the resource service saves with (parseResourceInput), so that an import
- * accepts exactly what the API accepts. A record that fails is a problem to report, not an error.
+ * resource, as the REST layer reads a posted one and by the rules the resource service saves with
+ * (parseResourceInput), so that an import accepts exactly what the API accepts. A record that fails is a problem to report, not an error.
  */
-import { checkGroupName } from '../groups/groups.service.ts';
-import { type ParsedResourceInput, parseResourceInput } from '../resources/resource-input.ts';
-import { ridOf } from '../resources/resources.repository.ts';
-import { descendants } from '../trees/tree-walk.ts';
+import { checkGroupName } from '../modules/groups/groups.service.ts';
+import { type ParsedResourceInput, parseResourceInput } from '../modules/resources/resource-input.ts';
+import { ridOf } from '../modules/resources/resources.repository.ts';
+import { descendants } from '../modules/trees/tree-walk.ts';
+import { resourceInput } from '../rest/shapes/resource-input.ts';
 import {
   describeIssues,
   type GroupRecord,
@@ -139,7 +140,9 @@ export function checkResource(
   const { oid } = managed.data;
   let input: ParsedResourceInput;
   try {
-    input = parseResourceInput(value);
+    // A record is the legacy JSON of a resource, read as the REST layer reads a posted one.
+    const { input: fields, ignoredProperties } = resourceInput(value);
+    input = parseResourceInput(fields, ignoredProperties);
   } catch (error) {
     return { problem: { id: String(oid), message: messageOf(error) } };
   }
@@ -178,7 +181,7 @@ export function declaredOid(value: unknown): number | undefined {
 
 /** Rids a resource refers to in this repository's form (relations, alias source, tree children). */
 export function localReferences(fields: ParsedResourceInput['fields']): string[] {
-  const rids = (fields.relations ?? []).map(([, target]) => target);
+  const rids = (fields.relations ?? []).map(({ rid }) => rid);
   if (fields.aliasOf) rids.push(fields.aliasOf);
   for (const child of descendants(fields.enfants))
     if (typeof child.aliasOf === 'string') rids.push(child.aliasOf);

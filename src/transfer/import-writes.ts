@@ -10,9 +10,9 @@
  * with every Prisma write (src/db/content-changes.ts).
  */
 
-import { insertRows, tableOf } from '../../db/bulk-insert.ts';
-import { db, type Prisma, type Transaction } from '../../db/client.ts';
-import { contentChanges } from '../../db/content-changes.ts';
+import { insertRows, tableOf } from '../db/bulk-insert.ts';
+import { db, type Prisma, type Transaction } from '../db/client.ts';
+import { contentChanges } from '../db/content-changes.ts';
 import {
   fullInclude,
   type LinkTableName,
@@ -20,7 +20,7 @@ import {
   wordRows,
   writeLinks,
   writeWords,
-} from '../resources/resources.repository.ts';
+} from '../modules/resources/resources.repository.ts';
 import type { PersonRecord } from './format.ts';
 import {
   conflictOf,
