@@ -29,17 +29,43 @@ function repositories(context: Context): Remote[] {
   return [{ baseId, baseUrl }, ...peers];
 }
 
-/** Compares the remotes declared under `field` with those known here. */
-function compare(declared: unknown, field: string, known: Remote[], errors: string[], warnings: string[]) {
-  if (declared === undefined || declared === null) return;
-  if (!Array.isArray(declared)) {
-    errors.push(`${field} doit être une liste de {baseId, baseUrl}`);
+/** A repository or lab as the caller declares it: both fields are required by the check. */
+export interface DeclaredBase {
+  baseId?: string | null;
+  baseUrl?: string | null;
+}
+
+type DeclaredList = 'repositories' | 'labs';
+
+/** What a lab or a peer repository declares (GraphQL `LabConfigurationInput`, `RepositoryConfigurationInput`). */
+export interface ConfigurationInput {
+  baseUrl?: string | null;
+  repositories?: readonly (DeclaredBase | null | undefined)[] | null;
+  labs?: readonly (DeclaredBase | null | undefined)[] | null;
+  /** Lists the caller sent that were not lists (legacy REST bodies): each is an error. */
+  malformedLists?: readonly DeclaredList[] | null;
+}
+
+/** The lists' names in the messages, the protocol's own words (a sésathèque is a repository). */
+const LIST_LABELS: Record<DeclaredList, string> = { repositories: 'sesatheques', labs: 'sesalabs' };
+
+/** Compares the remotes declared in `list` with those known here. */
+function compare(
+  input: ConfigurationInput,
+  list: DeclaredList,
+  known: Remote[],
+  errors: string[],
+  warnings: string[],
+) {
+  const label = LIST_LABELS[list];
+  if (input.malformedLists?.includes(list)) {
+    errors.push(`${label} doit être une liste de {baseId, baseUrl}`);
     return;
   }
-  declared.forEach((entry, index) => {
-    const { baseId, baseUrl } = (entry ?? {}) as Record<string, unknown>;
-    if (typeof baseId !== 'string' || !baseId || typeof baseUrl !== 'string' || !baseUrl) {
-      errors.push(`${field}[${index}] : baseId et baseUrl sont obligatoires`);
+  input[list]?.forEach((entry, index) => {
+    const { baseId, baseUrl } = entry ?? {};
+    if (!baseId || !baseUrl) {
+      errors.push(`${label}[${index}] : baseId et baseUrl sont obligatoires`);
       return;
     }
     const url = withSlash(baseUrl);
@@ -55,8 +81,11 @@ function compare(declared: unknown, field: string, known: Remote[], errors: stri
   });
 }
 
-const bodyOf = (body: unknown) =>
-  (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+/** A required list: absent (neither given nor sent malformed) is an error. */
+function requireList(input: ConfigurationInput, list: DeclaredList, errors: string[]) {
+  if (input[list] === undefined && !input.malformedLists?.includes(list))
+    errors.push(`${LIST_LABELS[list]} manquant`);
+}
 
 function outcome(errors: string[], warnings: string[], message: string, baseId: string | null = null) {
   const success = errors.length === 0;
@@ -64,29 +93,27 @@ function outcome(errors: string[], warnings: string[], message: string, baseId: 
 }
 
 /** `checkLab` (historical `checkSesalab`): the caller is a configured lab, and agrees with us. */
-export function checkLab(context: Context, input: unknown): ConfigCheck {
-  const { baseUrl, sesatheques } = bodyOf(input);
+export function checkLab(context: Context, input: ConfigurationInput): ConfigCheck {
+  const { baseUrl } = input;
   const errors: string[] = [];
   const warnings: string[] = [];
-  const lab =
-    typeof baseUrl === 'string' && baseUrl
-      ? context.config.labs.find((candidate) => candidate.baseUrl === withSlash(baseUrl))
-      : undefined;
-  if (typeof baseUrl !== 'string' || !baseUrl) errors.push('baseUrl manquante');
+  const lab = baseUrl
+    ? context.config.labs.find((candidate) => candidate.baseUrl === withSlash(baseUrl))
+    : undefined;
+  if (!baseUrl) errors.push('baseUrl manquante');
   else if (!lab) errors.push(`${baseUrl} n’est pas une sesalab déclarée sur ${context.config.baseUrl}`);
-  if (sesatheques === undefined) errors.push('sesatheques manquant');
-  compare(sesatheques, 'sesatheques', repositories(context), errors, warnings);
+  requireList(input, 'repositories', errors);
+  compare(input, 'repositories', repositories(context), errors, warnings);
   return outcome(errors, warnings, 'Configuration sesalab OK', lab?.baseId ?? null);
 }
 
 /** `checkRepo` (historical `checkSesatheque`): a peer's view of repositories and labs agrees with ours. */
-export function checkRepo(context: Context, input: unknown): ConfigCheck {
-  const { sesatheques, sesalabs } = bodyOf(input);
+export function checkRepo(context: Context, input: ConfigurationInput): ConfigCheck {
   const errors: string[] = [];
   const warnings: string[] = [];
-  if (sesatheques === undefined) errors.push('sesatheques manquant');
-  compare(sesatheques, 'sesatheques', repositories(context), errors, warnings);
-  compare(sesalabs, 'sesalabs', [...context.config.labs], errors, warnings);
+  requireList(input, 'repositories', errors);
+  compare(input, 'repositories', repositories(context), errors, warnings);
+  compare(input, 'labs', [...context.config.labs], errors, warnings);
   return outcome(errors, warnings, 'Configuration sésathèque OK');
 }
 

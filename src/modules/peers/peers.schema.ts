@@ -84,10 +84,10 @@ const ExternalUpdateInputType = builder.inputType('ExternalUpdateInput', {
 });
 
 const DeclaredListEnum = builder.enumType('DeclaredList', {
-  description: 'A list of a configuration check, by its legacy name.',
+  description: 'A list of a configuration check.',
   values: {
-    sesatheques: { description: 'The repositories (`repositories`).' },
-    sesalabs: { description: 'The labs (`labs`).' },
+    repositories: { description: 'The repositories (REST: `sesatheques`).' },
+    labs: { description: 'The labs (REST: `sesalabs`).' },
   } as const,
 });
 
@@ -133,24 +133,6 @@ const RepositoryConfigurationInputType = builder.inputType('RepositoryConfigurat
   }),
 });
 
-/** Stands for a declared list that was not a list: the check reports it as such. */
-const NOT_A_LIST = 'not a list';
-
-/** The legacy body the configuration checks read, from a typed input. */
-function legacyConfiguration(input: {
-  baseUrl?: string | null;
-  repositories?: unknown;
-  labs?: unknown;
-  malformedLists?: readonly string[] | null;
-}): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  if (input.baseUrl !== undefined) body.baseUrl = input.baseUrl;
-  if (input.repositories !== undefined) body.sesatheques = input.repositories;
-  if (input.labs !== undefined) body.sesalabs = input.labs;
-  for (const name of input.malformedLists ?? []) body[name] = NOT_A_LIST;
-  return body;
-}
-
 const BaseTypeEnum = builder.enumType('BaseType', {
   description: 'What a known base URL is.',
   values: {
@@ -183,7 +165,7 @@ builder.queryFields((t) => ({
         required: true,
       }),
     },
-    resolve: (_root, args, context) => checkLab(context, legacyConfiguration(args.input)),
+    resolve: (_root, args, context) => checkLab(context, args.input),
   }),
   checkRepositoryConfiguration: t.field({
     type: ConfigCheckType,
@@ -196,7 +178,7 @@ builder.queryFields((t) => ({
         required: true,
       }),
     },
-    resolve: (_root, args, context) => checkRepo(context, legacyConfiguration(args.input)),
+    resolve: (_root, args, context) => checkRepo(context, args.input),
   }),
   baseIdOfUrl: t.field({
     type: KnownBaseType,

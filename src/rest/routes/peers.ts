@@ -31,7 +31,7 @@ function configurationInput(body: Record<string, unknown>, fields: Record<string
     if (value === undefined) continue;
     if (legacyName === 'baseUrl') input[name] = typeof value === 'string' ? value : null;
     else if (value === null || Array.isArray(value)) input[name] = declaredBases(value);
-    else malformedLists.push(legacyName);
+    else malformedLists.push(name);
   }
   return malformedLists.length > 0 ? { ...input, malformedLists } : input;
 }
