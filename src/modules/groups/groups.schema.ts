@@ -60,20 +60,43 @@ const GroupManagerType = builder.objectRef<GroupManagerShape>('GroupManager').im
     person: t.field({
       type: PersonType,
       description: 'The person.',
-      resolve: ({ person }) => person as never,
+      resolve: ({ person }) => person,
     }),
   }),
 });
 
 export const GroupType = builder.prismaObject('Group', {
   description: 'A group of persons: its members may read resources shared with it, its managers change it.',
+  // What every group comes with (a resource's groups carry only this summary): read off the
+  // parent, never loaded again. Each other field selects what it reads, loaded only when asked for.
+  select: { oid: true, nom: true },
   fields: (t) => ({
-    oid: t.exposeInt('oid', { description: 'Id of the group.' }),
-    nom: t.exposeString('nom', { description: 'Name, unique whatever the case, accents and punctuation.' }),
-    description: t.exposeString('description', { description: 'Description.' }),
-    ouvert: t.exposeBoolean('ouvert', { description: 'Open group: anyone may join.' }),
-    public: t.exposeBoolean('public', { description: 'Public group: anyone may follow.' }),
-    dateCreation: t.expose('createdAt', { description: 'Creation time.', type: 'DateTime' }),
+    oid: t.int({ description: 'Id of the group.', resolve: (group) => group.oid }),
+    nom: t.string({
+      description: 'Name, unique whatever the case, accents and punctuation.',
+      resolve: (group) => group.nom,
+    }),
+    description: t.string({
+      description: 'Description.',
+      select: { description: true },
+      resolve: (group) => group.description,
+    }),
+    ouvert: t.boolean({
+      description: 'Open group: anyone may join.',
+      select: { ouvert: true },
+      resolve: (g) => g.ouvert,
+    }),
+    public: t.boolean({
+      description: 'Public group: anyone may follow.',
+      select: { public: true },
+      resolve: (group) => group.public,
+    }),
+    dateCreation: t.field({
+      description: 'Creation time.',
+      type: 'DateTime',
+      select: { createdAt: true },
+      resolve: (group) => group.createdAt,
+    }),
     managers: t.field({
       type: [GroupManagerType],
       description:

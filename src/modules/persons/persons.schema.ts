@@ -17,11 +17,15 @@ const privateField = {
 export const PersonType = builder.prismaObject('Person', {
   description:
     'A person: a user of a lab, or created by an administrator. Private fields are null for others.',
+  // What every person comes with (a resource's authors and a group's managers carry only this
+  // summary): read off the parent, never loaded again (an exposed field would be, for a parent
+  // Prisma did not load). Each other field selects what it reads, loaded only when asked for.
+  select: { oid: true, pid: true, nom: true, prenom: true },
   fields: (t) => ({
-    oid: t.exposeInt('oid', { description: 'Id of the person here.' }),
-    pid: t.exposeString('pid', { description: 'Id across services: `origin/id`.' }),
-    nom: t.exposeString('nom', { description: 'Family name.' }),
-    prenom: t.exposeString('prenom', { description: 'Given name.' }),
+    oid: t.int({ description: 'Id of the person here.', resolve: (p) => p.oid }),
+    pid: t.string({ description: 'Id across services: `origin/id`.', resolve: (p) => p.pid }),
+    nom: t.string({ description: 'Family name.', resolve: (p) => p.nom }),
+    prenom: t.string({ description: 'Given name.', resolve: (p) => p.prenom }),
     /**
      * "Prénom Nom", as legacy lists show authors and managers. From the row's own columns, with no
      * selection of its own, so that a person known by its summary (a resource's author) needs no query.

@@ -130,7 +130,7 @@ const personLink = (name: string, description: string) =>
       person: t.field({
         type: PersonType,
         description: 'The person.',
-        resolve: ({ value }) => value as never,
+        resolve: ({ value }) => value,
       }),
     }),
   });
@@ -139,7 +139,7 @@ const groupLink = (name: string, description: string) =>
     description,
     fields: (t) => ({
       position: t.exposeInt('position', { description: 'Rank in the list, from 0.' }),
-      group: t.field({ type: GroupType, description: 'The group.', resolve: ({ value }) => value as never }),
+      group: t.field({ type: GroupType, description: 'The group.', resolve: ({ value }) => value }),
     }),
   });
 const ResourceAuthorType = personLink('ResourceAuthor', 'An author of a resource, with its rank.');

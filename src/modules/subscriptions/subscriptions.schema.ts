@@ -57,7 +57,7 @@ const GroupsChangeType = builder.objectRef<GroupsChange>('MyGroupsChange').imple
     groups: t.field({
       type: [GroupRelationType],
       description: 'Every group of the caller, with how the caller relates to it (as `myGroups`).',
-      resolve: (change) => change.groups as never,
+      resolve: (change) => change.groups,
     }),
   }),
 });
