@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { PERMISSIONS, type Permission } from './auth/permissions.ts';
 import { DEFAULT_DATABASE_URL, providerOf } from './db/database-url.ts';
+import { PERMISSIONS, type Permission } from './permissions.ts';
 
 const baseUrl = z
   .string()

@@ -5,8 +5,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
+import { permissionsOf } from '../permissions.ts';
 import { loadPersonFacts, type PersonFacts } from '../read-model/person-facts.ts';
-import { permissionsOf } from './permissions.ts';
 import type { SessionHandle } from './session.ts';
 import { anonymousViewer, type Viewer } from './viewer.ts';
 

@@ -2,7 +2,7 @@
  * Who is calling. Resolved once per request by `resolveViewer` and read by every permission check;
  * nothing downstream reads headers or the session itself.
  */
-import type { Permission } from './permissions.ts';
+import type { Permission } from '../permissions.ts';
 
 export interface ViewerPerson {
   oid: number;

@@ -4,7 +4,6 @@
  * gives up with one clear message (the caller exits 1).
  */
 import pg from 'pg';
-import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { isDatabaseUnavailable } from './availability.ts';
 import { providerOf, redact } from './database-url.ts';
@@ -18,7 +17,7 @@ export class DatabaseUnreachableError extends Error {
 /** Resolves once the database accepts a connection; throws DatabaseUnreachableError after the wait. */
 export async function waitForDatabase(
   databaseUrl: string,
-  settings: Config['lifecycle'],
+  settings: { databaseWaitMs: number; databaseRetryMs: number },
   logger: Logger,
 ): Promise<void> {
   // An SQLite file is opened (and created) by the migrations; there is no server to wait for.

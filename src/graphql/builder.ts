@@ -14,13 +14,13 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
-import type { Permission } from '../auth/permissions.ts';
 import { hasPermission } from '../auth/viewer.ts';
 import type { Context } from '../context.ts';
 import { db } from '../db/client.ts';
 import { deniedError } from '../errors.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
+import type { Permission } from '../permissions.ts';
 
 export interface AuthScopes {
   public: boolean;

@@ -27,8 +27,8 @@ import type { IncomingMessage } from 'node:http';
 import { getOperationAST, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
-import type { Context } from '../context.ts';
 import { CrossSiteRequestError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 
 export type Verdict = { allowed: true } | { allowed: false; reason: string };
 
@@ -141,7 +141,12 @@ export interface TransportFacts {
   changesState?: boolean;
 }
 
-type ExecutionContext = Context & TransportFacts & { req?: IncomingMessage };
+/** What the policy reads of an operation's context (src/context.ts `Context`) and its transport. */
+type ExecutionContext = TransportFacts & {
+  req?: IncomingMessage;
+  credentials: { apiToken: boolean };
+  log: Pick<Logger, 'warn'>;
+};
 
 /** Root fields that start a session: checked even without a session cookie (login CSRF). */
 const SESSION_STARTING_FIELDS = new Set(['login', 'devLogin']);

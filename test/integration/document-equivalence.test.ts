@@ -6,9 +6,9 @@
  * one at a time and by pages; and the rights each kind of caller gets from either.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Permission } from '../../src/auth/permissions.ts';
 import { db } from '../../src/db/client.ts';
 import { canRead, type RightsSubject, rightsString } from '../../src/modules/resources/resources.policy.ts';
+import type { Permission } from '../../src/permissions.ts';
 import {
   type DocumentParts,
   loadDocument,

@@ -5,7 +5,6 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Permission } from '../../src/auth/permissions.ts';
 import { anonymousViewer } from '../../src/auth/viewer.ts';
 import type { Context } from '../../src/context.ts';
 import { db, type Prisma } from '../../src/db/client.ts';
@@ -13,6 +12,7 @@ import { filterCondition, INDEXES } from '../../src/modules/lists/filters.ts';
 import { searchTerms, termCondition } from '../../src/modules/lists/fulltext.ts';
 import { type RightsSubject, readableWhere } from '../../src/modules/resources/resources.policy.ts';
 import { wordRows } from '../../src/modules/resources/resources.repository.ts';
+import type { Permission } from '../../src/permissions.ts';
 import { UntranslatableCondition, whereSql } from '../../src/read-model/conditions.ts';
 import { countResources } from '../../src/read-model/counts.ts';
 import { loadPage, loadPageAfter } from '../../src/read-model/pages.ts';

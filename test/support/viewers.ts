@@ -2,9 +2,10 @@
  * Viewers and rights facts built in memory, for unit tests of the policy functions: the shapes
  * `resolveViewer` returns (src/auth/authn.ts), without a request.
  */
-import type { Permission } from '../../src/auth/permissions.ts';
+
 import { anonymousViewer, type Viewer } from '../../src/auth/viewer.ts';
 import type { RightsSubject } from '../../src/modules/resources/resources.policy.ts';
+import type { Permission } from '../../src/permissions.ts';
 import type { RightsFacts } from '../../src/read-model/documents.ts';
 
 export const anonymous: Viewer = anonymousViewer;

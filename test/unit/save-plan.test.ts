@@ -4,7 +4,6 @@
  * tests (resources, rights, audit, trees, transfer) check the same saves through the API.
  */
 import { describe, expect, it } from 'vitest';
-import type { Permission } from '../../src/auth/permissions.ts';
 import type { Viewer } from '../../src/auth/viewer.ts';
 import {
   AuthenticationRequiredError,
@@ -29,6 +28,7 @@ import {
   type SavePlan,
   type SaveRequest,
 } from '../../src/modules/resources/save-plan.ts';
+import type { Permission } from '../../src/permissions.ts';
 import { anonymous, personViewer, subjectOf, tokenCaller } from '../support/viewers.ts';
 
 const BASE = 'repo';

@@ -1,9 +1,9 @@
 /** `rrs person create|update|show`: persons and the roles an administrator grants them. */
 import type { Command } from 'commander';
-import { permissionsOf } from '../../auth/permissions.ts';
 import { db } from '../../db/client.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.ts';
 import { addPerson, isPid } from '../../modules/persons/persons.service.ts';
+import { permissionsOf } from '../../permissions.ts';
 import { output, withService } from '../context.ts';
 
 interface PersonOptions {

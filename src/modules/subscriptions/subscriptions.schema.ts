@@ -1,13 +1,14 @@
 /**
  * GraphQL subscriptions, served by Yoga over Server-Sent Events (`Accept: text/event-stream`, GET or
- * POST on /graphql). Each one sends the current state first, then what changed (see hub.ts for when
- * checks run and watchers.ts for what they read). Rights are those of the query each mirrors.
+ * POST on /graphql). Each one sends the current state first, then what changed (see
+ * src/lib/subscription-hub.ts for when checks run and watchers.ts for what they read). Rights are
+ * those of the query each mirrors.
  */
 import type { Context } from '../../context.ts';
 import { builder } from '../../graphql/builder.ts';
+import type { Watcher } from '../../lib/subscription-hub.ts';
 import { GroupRelationType } from '../groups/groups.schema.ts';
 import { ResourceType } from '../resources/resources.schema.ts';
-import type { Watcher } from './hub.ts';
 import {
   callerKey,
   type GroupsChange,

@@ -9,6 +9,7 @@ import { resolveViewer } from '../../auth/authn.ts';
 import type { Context } from '../../context.ts';
 import { db } from '../../db/client.ts';
 import { AuthenticationRequiredError, ForbiddenError } from '../../errors.ts';
+import type { Watcher } from '../../lib/subscription-hub.ts';
 import { countResources } from '../../read-model/counts.ts';
 import type { ResourceDocument } from '../../read-model/documents.ts';
 import { type GroupRelation, viewerGroups } from '../groups/groups.service.ts';
@@ -16,7 +17,6 @@ import { type FilterInput, FULLTEXT } from '../lists/filters.ts';
 import { prepareSearch, withWords } from '../lists/lists.service.ts';
 import { ResourceNotFoundError } from '../resources/resources.errors.ts';
 import { readResource } from '../resources/resources.service.ts';
-import type { Watcher } from './hub.ts';
 
 type StreamRequest = { sessionID?: string; sessionStore?: Store };
 

@@ -10,9 +10,9 @@
  * what that check read is not told: its statements may straddle the commit.
  */
 import { Repeater } from 'graphql-yoga';
-import { contentChanges } from '../../db/content-changes.ts';
-import { DomainError } from '../../errors.ts';
-import type { Logger } from '../../logger.ts';
+import { contentChanges } from '../db/content-changes.ts';
+import { DomainError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 
 export interface SubscriptionLimits {
   maxPerCaller: number;
