@@ -9,13 +9,15 @@
  * browser revalidates it with a 304 instead of downloading it again.
  *
  * The page lives in files, not in this process's memory: a worker thread renders it and writes it
- * and its compressed copies to a private temporary folder (removed at exit), and visits are sent
- * from there. Rendered in this thread, the renderer's module (whose source V8 keeps), the page
- * and its copies would stay in memory for the life of the process, most of which never serves
- * GraphiQL (README, Memory).
+ * and its compressed copies to a private temporary folder, this process opens the three files and
+ * removes the folder at once, and visits are read from the open files. Rendered in this thread, the
+ * renderer's module (whose source V8 keeps), the page and its copies would stay in memory for the
+ * life of the process, most of which never serves GraphiQL (README, Memory). Open but unlinked,
+ * the files go with the process however it ends (a folder left for an exit handler stayed behind
+ * whenever a process was killed, as test runners kill theirs).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -30,8 +32,11 @@ export interface RenderedPage {
   contentSecurityPolicy: string;
   /** A strong ETag of the page as sent in `encoding` (each encoding's bytes have their own). */
   etag(encoding: PageEncoding | 'identity'): string;
-  /** The file holding the page as sent in `encoding`, and its length. */
-  file(encoding: PageEncoding | 'identity'): { path: string; size: number };
+  /**
+   * The open file holding the page as sent in `encoding`, and its length. Shared by every visit:
+   * read it at explicit positions (a stream with `start: 0`), and never close it.
+   */
+  file(encoding: PageEncoding | 'identity'): { fd: number; size: number };
 }
 
 export interface GraphiQLPage {
@@ -39,8 +44,6 @@ export interface GraphiQLPage {
   options: GraphiQLOptions;
   /** The page, rendered on the first visit. */
   rendered(): Promise<RenderedPage>;
-  /** Drops the rendered page (its files were removed): the next visit renders it again. */
-  forget(): void;
 }
 
 /** Shown in the headers editor of every example tab (the editor reads JSON with comments). */
@@ -117,26 +120,21 @@ export function exampleTabs(operations: ReadonlyMap<string, DocumentNode>): Grap
 
 const RENDERER = new URL('./graphiql-render.mjs', import.meta.url);
 
-/** The folder of this process's pages: mkdtemp makes it readable by this user only; removed at exit. */
-let pagesRoot: string | undefined;
+type Encoding = PageEncoding | 'identity';
 
-/** A folder for one rendering (a process may serve several apps, and renders again after a cleaner). */
-function newPageDir(): string {
-  if (!pagesRoot || !existsSync(pagesRoot)) {
-    if (!pagesRoot) process.once('exit', () => rmSync(pagesRoot!, { recursive: true, force: true }));
-    pagesRoot = mkdtempSync(join(tmpdir(), 'rrs-graphiql-'));
-  }
-  return mkdtempSync(join(pagesRoot, 'page-'));
-}
+/** Closes a page's files once nothing can send it (a test process builds many apps). */
+const openFiles = new FinalizationRegistry<number[]>((fds) => {
+  for (const fd of fds) closeSync(fd);
+});
 
 interface RenderResult {
   scriptDigests: string[];
   digest: string;
-  sizes: Record<PageEncoding | 'identity', number>;
+  sizes: Record<Encoding, number>;
 }
 
 /** Renders the page in a worker thread (src/graphql/graphiql-render.mjs) into the files of `paths`. */
-function renderInWorker(options: GraphiQLOptions, paths: Record<PageEncoding | 'identity', string>) {
+function renderInWorker(options: GraphiQLOptions, paths: Record<Encoding, string>) {
   return new Promise<RenderResult>((resolve, reject) => {
     const worker = new Worker(RENDERER, { workerData: { options, paths } });
     let result: RenderResult | undefined;
@@ -153,13 +151,26 @@ function renderInWorker(options: GraphiQLOptions, paths: Record<PageEncoding | '
 export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
   let rendered: Promise<RenderedPage> | undefined;
   const render = async (): Promise<RenderedPage> => {
-    const dir = newPageDir();
-    const paths = {
-      identity: join(dir, 'page.html'),
-      gzip: join(dir, 'page.html.gz'),
-      br: join(dir, 'page.html.br'),
-    };
-    const { scriptDigests, digest, sizes } = await renderInWorker(options, paths);
+    // mkdtemp: a folder only this user can read.
+    const dir = mkdtempSync(join(tmpdir(), 'rrs-graphiql-'));
+    let rendering: RenderResult;
+    const fds = {} as Record<Encoding, number>;
+    try {
+      const paths = {
+        identity: join(dir, 'page.html'),
+        gzip: join(dir, 'page.html.gz'),
+        br: join(dir, 'page.html.br'),
+      };
+      rendering = await renderInWorker(options, paths);
+      for (const encoding of ['identity', 'gzip', 'br'] as const)
+        fds[encoding] = openSync(paths[encoding], 'r');
+    } catch (error) {
+      for (const fd of Object.values(fds)) closeSync(fd);
+      throw error;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const { scriptDigests, digest, sizes } = rendering;
     const contentSecurityPolicy = [
       "default-src 'self'",
       `script-src 'self' ${scriptDigests.join(' ')}`,
@@ -180,16 +191,20 @@ export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
       .update(contentSecurityPolicy)
       .digest('base64url')
       .slice(0, 27);
-    return {
+    const page: RenderedPage = {
       get html() {
-        return readFileSync(paths.identity, 'utf8');
+        const bytes = Buffer.alloc(sizes.identity);
+        readSync(fds.identity, bytes, 0, bytes.length, 0);
+        return bytes.toString('utf8');
       },
       contentSecurityPolicy,
       etag: (encoding) => `"${tag}-${encoding}"`,
-      file: (encoding) => ({ path: paths[encoding], size: sizes[encoding] }),
+      file: (encoding) => ({ fd: fds[encoding], size: sizes[encoding] }),
     };
+    openFiles.register(page, Object.values(fds));
+    return page;
   };
-  const page: GraphiQLPage = {
+  return {
     options,
     rendered() {
       if (!rendered) {
@@ -201,9 +216,5 @@ export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
       }
       return rendered;
     },
-    forget() {
-      rendered = undefined;
-    },
   };
-  return page;
 }

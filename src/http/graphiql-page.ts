@@ -3,34 +3,27 @@
  * accepts, compressed once, with its own CSP, and revalidated with its ETag (`no-cache`: the
  * browser keeps the page and asks whether it changed; a deploy that changes it changes the ETag).
  */
-import { type FileHandle, open } from 'node:fs/promises';
+import { read } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import type { Request, Response } from 'express';
-import type { GraphiQLPage, PageEncoding, RenderedPage } from '../graphql/graphiql.ts';
+import type { GraphiQLPage, PageEncoding } from '../graphql/graphiql.ts';
 import { htmlPageHeaders } from './security-headers.ts';
 
-/** The page and its open file; a page whose files a cleaner of the temporary folder removed is rendered again. */
-async function openPage(
-  page: GraphiQLPage,
-  encoding: PageEncoding | 'identity',
-): Promise<{ rendered: RenderedPage; file: FileHandle }> {
-  const rendered = await page.rendered();
-  try {
-    return { rendered, file: await open(rendered.file(encoding).path) };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  page.forget();
-  const again = await page.rendered();
-  return { rendered: again, file: await open(again.file(encoding).path) };
-}
+const readAt = promisify(read);
 
-function setHeaders(res: Response, rendered: RenderedPage, encoding: PageEncoding | 'identity'): void {
-  htmlPageHeaders(res, rendered.contentSecurityPolicy);
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('Vary', 'Accept-Encoding');
-  res.setHeader('ETag', rendered.etag(encoding));
+/**
+ * The file's bytes, read at explicit positions: the descriptor is every visit's, so nothing may
+ * move its offset or close it (an fs read stream closes its descriptor when destroyed).
+ */
+async function* fileChunks(fd: number, size: number): AsyncGenerator<Buffer> {
+  for (let position = 0; position < size; ) {
+    const length = Math.min(64 * 1024, size - position);
+    const { bytesRead, buffer } = await readAt(fd, Buffer.allocUnsafe(length), 0, length, position);
+    if (bytesRead === 0) throw new Error('The GraphiQL page file ended early');
+    position += bytesRead;
+    yield buffer.subarray(0, bytesRead);
+  }
 }
 
 export async function sendGraphiQL(page: GraphiQLPage, req: Request, res: Response): Promise<void> {
@@ -40,18 +33,18 @@ export async function sendGraphiQL(page: GraphiQLPage, req: Request, res: Respon
     : req.acceptsEncodings('gzip')
       ? 'gzip'
       : 'identity';
-  setHeaders(res, await page.rendered(), encoding);
+  const rendered = await page.rendered();
+  htmlPageHeaders(res, rendered.contentSecurityPolicy);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('ETag', rendered.etag(encoding));
   if (req.fresh) {
     res.status(304).end();
     return;
   }
-  const { rendered, file } = await openPage(page, encoding);
-  try {
-    setHeaders(res, rendered, encoding);
-    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
-    res.setHeader('Content-Length', rendered.file(encoding).size);
-    await pipeline(file.createReadStream({ autoClose: false }), res);
-  } finally {
-    await file.close();
-  }
+  const { fd, size } = rendered.file(encoding);
+  if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+  res.setHeader('Content-Length', size);
+  await pipeline(fileChunks(fd, size), res);
 }
