@@ -4,11 +4,11 @@
  * browser keeps the page and asks whether it changed; a deploy that changes it changes the ETag).
  */
 import { read } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { Request, Response } from 'express';
 import type { GraphiQLPage, PageEncoding } from '../graphql/graphiql.ts';
 import { htmlPageHeaders } from './security-headers.ts';
+import { streamBody } from './stream-body.ts';
 
 const readAt = promisify(read);
 
@@ -46,5 +46,5 @@ export async function sendGraphiQL(page: GraphiQLPage, req: Request, res: Respon
   const { fd, size } = rendered.file(encoding);
   if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
   res.setHeader('Content-Length', size);
-  await pipeline(fileChunks(fd, size), res);
+  await streamBody(fileChunks(fd, size), res);
 }

@@ -18,6 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { type Request, type Response, Router } from 'express';
 import { htmlPageHeaders } from '../http/security-headers.ts';
+import { streamBody } from '../http/stream-body.ts';
 
 const DOCS = '/api/docs';
 
@@ -124,7 +125,7 @@ async function sendFile(req: Request, res: Response, asset: FileAsset, cacheCont
     return;
   }
   res.setHeader('Content-Length', size);
-  await pipeline(createReadStream(path), res);
+  await streamBody(createReadStream(path), res);
 }
 
 const packageVersion = (): string => {
@@ -163,7 +164,7 @@ export function apiDocsRouter(buildDocument: (version: string) => Record<string,
       asset.catch(() => assets.delete(name));
     }
     // The package's files change only with its version: a day in the cache, then revalidated.
-    sendFile(req, res, await asset, 'public, max-age=86400');
+    await sendFile(req, res, await asset, 'public, max-age=86400');
   });
   router.get('/openapi.json', (_req, res) => res.redirect(302, '/api/openapi.json'));
   router.get('/docs', (_req, res) => res.redirect(302, DOCS));

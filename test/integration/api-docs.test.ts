@@ -190,3 +190,46 @@ describe('compression and caching', () => {
     expect(response.headers['cache-control']).toMatch(/max-age=\d+/);
   });
 });
+
+/** A GET whose client goes away at the first bytes of the body, as a closed browser tab does. */
+function abandonedGet(path: string, headers: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${base}${path}`, { headers }, (response) => {
+      response.once('data', () => {
+        request.destroy();
+        resolve();
+      });
+      response.on('end', () =>
+        reject(new Error(`${path}: the whole body came before the client could leave`)),
+      );
+    });
+    request.on('error', () => undefined);
+    request.end();
+  });
+}
+
+describe('a client that leaves in the middle of a file', () => {
+  it('costs nothing: no unhandled error, and the next visitor gets the whole file', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      for (const [path, headers] of [
+        ['/api/docs/swagger-ui-bundle.js', {}],
+        ['/api/docs/swagger-ui-bundle.js', { 'Accept-Encoding': 'gzip' }],
+        ['/graphql', { Accept: 'text/html' }],
+        ['/graphql', { Accept: 'text/html', 'Accept-Encoding': 'br' }],
+      ] as const) {
+        await abandonedGet(path, headers);
+      }
+      // The service notices the closed sockets on its next turns.
+      await new Promise((done) => setTimeout(done, 300));
+      expect(unhandled).toEqual([]);
+      const whole = await wireGet('/api/docs/swagger-ui-bundle.js');
+      expect(whole.status).toBe(200);
+      expect(whole.wireBytes).toBe(Number(whole.headers['content-length']));
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+});
