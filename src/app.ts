@@ -89,7 +89,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const operations = loadOperations(schema);
   const { yoga, graphiql } = createGraphQLServer(services, createContext, {
     exampleOperations: operations,
-    compiledDocuments: operations.values(),
+    trustedDocuments: operations.values(),
   });
   const runOperation = createOperationRunner(yoga, operations);
 

@@ -26,7 +26,7 @@ import { serviceUnavailableError } from '../db/availability.ts';
 import { countReturnedErrors, useOperationObservation } from '../observability/metrics.ts';
 import { graphqlRequestVerdict, type TransportFacts, useCrossSitePolicy } from '../security/cross-site.ts';
 import { useInputLimits } from '../security/input-limits.ts';
-import { useCompiledExecution } from './compiled-execution.ts';
+import { useExecution } from './execution.ts';
 import { exampleTabs, type GraphiQLPage, graphiqlPage, TOKEN_HEADER_HINT } from './graphiql.ts';
 import { useIntrospectionDepthLimit } from './introspection-depth.ts';
 import { usePublicResponseCache } from './response-cache.ts';
@@ -131,8 +131,11 @@ export interface GraphQLServerOptions {
    * the composition passes those the REST routes run, so that each one works as shown.
    */
   exampleOperations: ReadonlyMap<string, DocumentNode>;
-  /** Documents whose operations run compiled (src/graphql/compiled-execution.ts): the REST layer's. */
-  compiledDocuments?: Iterable<DocumentNode>;
+  /**
+   * The service's own documents (the REST layer's): compiled at their first execution, where a
+   * client's document is compiled once it has run a few times (src/graphql/execution.ts).
+   */
+  trustedDocuments?: Iterable<DocumentNode>;
 }
 
 export function createGraphQLServer(
@@ -189,7 +192,9 @@ export function createGraphQLServer(
       // A forged request is refused as such, whatever its input.
       useCrossSitePolicy(services.config),
       useInputLimits(services.config.input),
-      ...(options.compiledDocuments ? [useCompiledExecution(schema, options.compiledDocuments)] : []),
+      // After the checks above (a refused operation runs nothing), before the response cache
+      // (which wraps it, and hands it the documents it derives).
+      useExecution(schema, { trusted: options.trustedDocuments }),
       // Last: a cached answer is served only to a request every check above let through.
       usePublicResponseCache(services.config.responseCache),
     ],
