@@ -2,7 +2,7 @@
 import { createApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/logging/logger.ts';
 
 export const BENCH_TOKEN = 'bench-token-0123456789';
 

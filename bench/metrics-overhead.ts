@@ -17,7 +17,7 @@ import { createApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { closeDatabase, openDatabase } from '../src/db/client.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/logging/logger.ts';
 import { createMetrics } from '../src/observability/metrics.ts';
 
 const TOKEN = 'bench-token-0123456789';

@@ -5,7 +5,7 @@
  * route. `:oid` stands for a public resource of the bench database (chosen at run time).
  */
 import { type DocumentNode, Kind, print, visit } from 'graphql';
-import { schema } from '../src/graphql/schema.ts';
+import { schema } from '../src/gateway/schema.ts';
 import { loadOperations } from '../src/rest/operations.ts';
 import type { OperationRoute, RequestParts } from '../src/rest/route-table.ts';
 import { legacyRoutes } from '../src/rest/routes/index.ts';

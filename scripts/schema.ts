@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { printSchema } from 'graphql';
-import { schema } from '../src/graphql/schema.ts';
+import { schema } from '../src/gateway/schema.ts';
 
 export const SCHEMA_FILE = 'schema.graphql';
 export const printedSchema = () => `${printSchema(schema)}\n`;

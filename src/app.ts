@@ -1,7 +1,7 @@
 /**
  * createApp(): the Express application. Request flow:
  *
- *   HTTP → request id and log line (src/http/request-log.ts) → security headers (helmet) → CORS
+ *   HTTP → request id and log line (src/logging/request-log.ts) → security headers (helmet) → CORS
  *        → body parsers (size limits for every content type) → hostile-input check → session
  *        → /graphql: Yoga
  *        → /api: route table → named operation → Yoga's enveloped pipeline → same resolvers
@@ -21,15 +21,15 @@ import { coreServices, createContextFactory, type Services } from './context.ts'
 import { db, ping } from './db/client.ts';
 import { isUniqueViolation } from './db/errors.ts';
 import { messages } from './errors.ts';
-import { schema } from './graphql/schema.ts';
-import { createGraphQLServer } from './graphql/yoga.ts';
+import { schema } from './gateway/schema.ts';
+import { createGraphQLServer } from './gateway/yoga.ts';
 import { compressAnswers } from './http/compression.ts';
 import { answerDatabaseUnavailable } from './http/database-unavailable.ts';
 import { sendGraphiQL } from './http/graphiql-page.ts';
 import { refuseHostileInput } from './http/request-hygiene.ts';
-import { logRequests } from './http/request-log.ts';
 import { allowCrossOriginReads, securityHeaders } from './http/security-headers.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger } from './logging/logger.ts';
+import { logRequests } from './logging/request-log.ts';
 import { createMetrics, metricsHandler, observeRequests } from './observability/metrics.ts';
 import { apiDocsRouter } from './rest/api-docs.ts';
 import { createOperationRunner } from './rest/execute.ts';

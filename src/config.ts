@@ -160,7 +160,7 @@ export const configSchema = z
       .prefault({}),
     /**
      * Anonymous public reads (`/api/public/…`, `publicResource…` in GraphQL) answered from memory
-     * until anything changes in the database (src/graphql/response-cache.ts).
+     * until anything changes in the database (src/gateway/response-cache.ts).
      */
     responseCache: z
       .object({

@@ -11,12 +11,12 @@ import type { Viewer } from './auth/viewer.ts';
 import type { Config } from './config.ts';
 import { DatabaseAvailability } from './db/availability.ts';
 import { ping } from './db/client.ts';
-import { type RequestLog, RequestLogger } from './http/request-log.ts';
 import { HttpClient } from './lib/http-client.ts';
 import { SubscriptionHub } from './lib/subscription-hub.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from './logging/logger.ts';
+import { requestFacts } from './logging/request-facts.ts';
+import { type RequestLog, RequestLogger } from './logging/request-log.ts';
 import type { Metrics } from './observability/metrics.ts';
-import { requestFacts } from './observability/request-facts.ts';
 import type { AbuseLimits } from './security/abuse-limits.ts';
 
 /** Long-lived collaborators of one service instance. */

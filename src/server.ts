@@ -15,7 +15,7 @@ import { redact } from './db/database-url.ts';
 import { applyMigrations, MigrationError } from './db/migrate.ts';
 import { DatabaseUnreachableError, waitForDatabase } from './db/wait.ts';
 import { stopGracefullyOnSignals } from './lifecycle/graceful-shutdown.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger } from './logging/logger.ts';
 import { rebuildStaleSearchIndex } from './modules/lists/search-index.ts';
 import { startOutboxWorker } from './modules/peers/outbox-worker.ts';
 

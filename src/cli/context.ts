@@ -18,7 +18,7 @@ import { redact } from '../db/database-url.ts';
 import { applyMigrations, MigrationError } from '../db/migrate.ts';
 import { DatabaseUnreachableError, waitForDatabase } from '../db/wait.ts';
 import { DomainError } from '../errors.ts';
-import { createLogger, type Logger } from '../logger.ts';
+import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AbuseLimits } from '../security/abuse-limits.ts';
 
 /** Exit codes, documented in the README (Command-line tool). */

@@ -5,7 +5,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { messages } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 
 /** What clients are told to wait before retrying (`Retry-After`), in seconds. */
 export const RETRY_AFTER_SECONDS = 5;

@@ -13,7 +13,7 @@ import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import { type Prisma, PrismaClient } from '../generated/sqlite/client.ts';
-import { createLogger, type Logger } from '../logger.ts';
+import { createLogger, type Logger } from '../logging/logger.ts';
 import { contentChanges, NON_CONTENT_MODELS } from './content-changes.ts';
 import { type Provider, providerOf, SQLITE_CACHE_KIB, sqlitePath } from './database-url.ts';
 

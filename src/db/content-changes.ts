@@ -1,7 +1,7 @@
 /**
  * The content generation: a number that moves on every change to what readers see (resources,
  * persons, groups and their relations), so that an answer computed under an older generation is
- * never served again (src/graphql/response-cache.ts keys its entries by it).
+ * never served again (src/gateway/response-cache.ts keys its entries by it).
  *
  * Every instance moves it for its own writes, through the Prisma client (`openDatabase`):
  *   - before a write is sent, so that a read that began earlier cannot be stored as current;
@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 import { providerOf, SQLITE_CACHE_KIB, sqlitePath } from './database-url.ts';
 
 /** Rows that no public answer depends on: writing them leaves cached answers valid. */

@@ -4,7 +4,7 @@
  * gives up with one clear message (the caller exits 1).
  */
 import pg from 'pg';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 import { isDatabaseUnavailable } from './availability.ts';
 import { providerOf, redact } from './database-url.ts';
 

@@ -1,12 +1,12 @@
 /**
- * Sends the GraphiQL page (src/graphql/graphiql.ts): from the file of the encoding the browser
+ * Sends the GraphiQL page (src/gateway/graphiql.ts): from the file of the encoding the browser
  * accepts, compressed once, with its own CSP, and revalidated with its ETag (`no-cache`: the
  * browser keeps the page and asks whether it changed; a deploy that changes it changes the ETag).
  */
 import { read } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Request, Response } from 'express';
-import type { GraphiQLPage, PageEncoding } from '../graphql/graphiql.ts';
+import type { GraphiQLPage, PageEncoding } from '../gateway/graphiql.ts';
 import { htmlPageHeaders } from './security-headers.ts';
 import { streamBody } from './stream-body.ts';
 

@@ -2,7 +2,7 @@
  * Security headers (helmet) on every answer. The service answers JSON almost everywhere: those
  * answers may run nothing, load nothing and be framed by nobody (`default-src 'none'`,
  * `frame-ancestors 'none'`), and are never sniffed as anything else (`nosniff`). The one HTML page,
- * GraphiQL, gets its own policy (src/graphql/graphiql.ts): its own inline scripts only, framed by
+ * GraphiQL, gets its own policy (src/gateway/graphiql.ts): its own inline scripts only, framed by
  * this service only.
  */
 import type { RequestHandler, Response } from 'express';

@@ -12,7 +12,7 @@
 import { Repeater } from 'graphql-yoga';
 import { contentChanges } from '../db/content-changes.ts';
 import { DomainError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 
 export interface SubscriptionLimits {
   maxPerCaller: number;

@@ -5,7 +5,7 @@
  * database) and exit 0. A second signal changes nothing; a release that hangs ends in exit 1.
  */
 import type { Server, ServerResponse } from 'node:http';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 
 export interface ShutdownOptions {
   server: Server;

@@ -17,7 +17,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { Config } from '../config.ts';
 import { db, poolStatistics } from '../db/client.ts';
 import { type DomainError, ERROR_STATUS, type ErrorCode } from '../errors.ts';
-import { requestFacts, startRequestFacts } from './request-facts.ts';
+import { requestFacts, startRequestFacts } from '../logging/request-facts.ts';
 
 export type Transport = 'rest' | 'graphql';
 
@@ -113,7 +113,7 @@ export function createMetrics(): Metrics {
 type ExpressLike = IncomingMessage & { route?: { path?: unknown }; baseUrl?: string; method: string };
 
 /**
- * First middleware: starts the request's facts (src/observability/request-facts.ts) and, with
+ * First middleware: starts the request's facts (src/logging/request-facts.ts) and, with
  * metrics on, times the request. The route label is the matched route's pattern.
  */
 export function observeRequests(metrics: Metrics | undefined) {

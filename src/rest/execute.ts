@@ -4,7 +4,7 @@
  * raw schema and the services are never called from a REST handler.
  */
 import { type DocumentNode, type ExecutionResult, GraphQLError } from 'graphql';
-import type { ServerContext, Yoga } from '../graphql/yoga.ts';
+import type { ServerContext, Yoga } from '../gateway/yoga.ts';
 
 export function createOperationRunner(yoga: Yoga, operations: ReadonlyMap<string, DocumentNode>) {
   return async function runOperation(

@@ -25,7 +25,7 @@ import {
 import type { Config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { RateLimitedError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 
 export type AttemptKind = 'login' | 'apiToken' | 'pidCheck';
 

@@ -28,7 +28,7 @@ import { getOperationAST, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
 import { CrossSiteRequestError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 
 export type Verdict = { allowed: true } | { allowed: false; reason: string };
 

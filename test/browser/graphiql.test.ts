@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRAPHIQL_EXAMPLES } from '../../src/graphql/graphiql.ts';
+import { GRAPHIQL_EXAMPLES } from '../../src/gateway/graphiql.ts';
 import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
 import { browserAvailable, launchChromium, screenshotPath, watchProblems } from '../support/chromium.ts';
 

@@ -1,12 +1,12 @@
 /**
- * The request id, the one line per request and the request-scoped logger (src/http/request-log.ts):
+ * The request id, the one line per request and the request-scoped logger (src/logging/request-log.ts):
  * what each request costs the logger, and what the lines say.
  */
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type App, createApp } from '../../src/app.ts';
-import { createLogger, type Logger } from '../../src/logger.ts';
+import { createLogger, type Logger } from '../../src/logging/logger.ts';
 import { API_TOKEN, testConfig } from '../support/app.ts';
 import { type FakeLab, startFakeLab } from '../support/fake-lab.ts';
 

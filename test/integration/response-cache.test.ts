@@ -1,5 +1,5 @@
 /**
- * The response cache of anonymous public reads (src/graphql/response-cache.ts), in one instance:
+ * The response cache of anonymous public reads (src/gateway/response-cache.ts), in one instance:
  * a repeated anonymous read runs no SQL, through REST and GraphQL; no other caller is served from
  * it; and every kind of change is visible on the next read (title, rights, publication, deletion,
  * an author's or a group's new name, a write made straight through the database client).

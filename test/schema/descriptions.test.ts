@@ -4,8 +4,8 @@
  */
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { descriptionCoverage, rootJsonArguments } from '../../src/graphql/description-audit.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { descriptionCoverage, rootJsonArguments } from '../../src/gateway/description-audit.ts';
+import { schema } from '../../src/gateway/schema.ts';
 
 describe('root-field arguments', () => {
   it('are typed: none takes the JSON scalar (free-form values live inside typed inputs)', () => {

@@ -27,7 +27,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema } from '../../src/gateway/schema.ts';
 import { loadOperations } from '../../src/rest/operations.ts';
 import type { OperationRoute } from '../../src/rest/route-table.ts';
 import { legacyRoutes } from '../../src/rest/routes/index.ts';

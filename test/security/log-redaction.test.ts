@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/logging/logger.ts';
 import { API_TOKEN, testConfig } from '../support/app.ts';
 import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
 

@@ -2,7 +2,7 @@
 import request from 'supertest';
 import { createApp } from '../../src/app.ts';
 import { type Config, type ConfigInput, parseConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/logging/logger.ts';
 
 export const API_TOKEN = 'test-api-token-0123456789';
 

@@ -1,5 +1,5 @@
 /**
- * The one executor (src/graphql/execution.ts). First, what a `/graphql` client gets: the same
+ * The one executor (src/gateway/execution.ts). First, what a `/graphql` client gets: the same
  * documents answered over HTTP by Yoga with graphql-js alone and with the executor compiling every
  * operation at once, compared byte for byte; where graphql-jit answers otherwise, and the
  * executor leaves it so, the case says what differs. Then which operations run compiled, when.
@@ -17,7 +17,7 @@ import {
 import * as jit from 'graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ExecutionOptions, useExecution } from '../../src/graphql/execution.ts';
+import { type ExecutionOptions, useExecution } from '../../src/gateway/execution.ts';
 
 vi.mock('graphql-jit', async (original) => {
   const actual = await original<typeof import('graphql-jit')>();

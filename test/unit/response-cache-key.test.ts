@@ -1,10 +1,10 @@
 /**
- * The response cache's key (src/graphql/response-cache.ts): computed synchronously, different for
+ * The response cache's key (src/gateway/response-cache.ts): computed synchronously, different for
  * any difference in the request or the content generation, the same otherwise.
  */
 import { describe, expect, it } from 'vitest';
 import { contentChanges } from '../../src/db/content-changes.ts';
-import { responseCacheKey } from '../../src/graphql/response-cache.ts';
+import { responseCacheKey } from '../../src/gateway/response-cache.ts';
 
 const request = {
   documentString: 'query Public($oid: Int!) { publicResource(oid: $oid) { __typename } }',

@@ -8,7 +8,7 @@
 import { expect, it } from 'vitest';
 import { contentChanges } from '../../src/db/content-changes.ts';
 import { SubscriptionHub } from '../../src/lib/subscription-hub.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/logging/logger.ts';
 
 const limits = { maxPerCaller: 5, maxTotal: 10, debounceMs: 1 };
 

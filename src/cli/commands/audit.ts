@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../config.ts';
 import { closeDatabase, openDatabase } from '../../db/client.ts';
 import { DomainError } from '../../errors.ts';
-import { createLogger } from '../../logger.ts';
+import { createLogger } from '../../logging/logger.ts';
 import {
   AUDIT_ACTIONS,
   AUDIT_ENTITY_KINDS,

@@ -10,7 +10,7 @@ import { closeDatabase, openDatabase, ping } from '../../db/client.ts';
 import { isUncreatedSqliteFile, redact } from '../../db/database-url.ts';
 import { pendingMigrations } from '../../db/migration-status.ts';
 import { waitForDatabase } from '../../db/wait.ts';
-import { createLogger } from '../../logger.ts';
+import { createLogger } from '../../logging/logger.ts';
 import { EXIT, output } from '../context.ts';
 
 export interface Check {

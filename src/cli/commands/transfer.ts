@@ -12,7 +12,7 @@ import { type Config, ConfigError, loadConfig } from '../../config.ts';
 import { closeDatabase, openDatabase } from '../../db/client.ts';
 import { contentChanges } from '../../db/content-changes.ts';
 import { applyMigrations } from '../../db/migrate.ts';
-import { createLogger } from '../../logger.ts';
+import { createLogger } from '../../logging/logger.ts';
 import { exportFile } from '../../transfer/export.service.ts';
 import {
   type ImportProgress,

@@ -8,7 +8,7 @@
 import { insertRows } from '../../db/bulk-insert.ts';
 import { db, type Transaction } from '../../db/client.ts';
 import { exclusiveTransaction } from '../../db/exclusive-transaction.ts';
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../../logging/logger.ts';
 import { wordRows } from '../resources/resources.repository.ts';
 
 /**

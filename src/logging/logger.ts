@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino } from 'pino';
-import { requestFacts } from './observability/request-facts.ts';
+import { requestFacts } from './request-facts.ts';
 
 export type Logger = pino.Logger;
 

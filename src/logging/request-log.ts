@@ -11,9 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Express, NextFunction } from 'express';
 import type { LogFn } from 'pino';
-import { type Logger, requestLine } from '../logger.ts';
+import { type Logger, requestLine } from './logger.ts';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -31,11 +30,11 @@ const CHILD = Symbol('requestLogger');
 type LoggedRequest = IncomingMessage & { [CHILD]?: Logger };
 
 /**
- * Installs `req.log` on the app's request prototype (Express's documented place for request
- * properties) and returns the middleware that names each request and logs its line once the
+ * Installs `req.log` on the app's request prototype (`app.request`, Express's documented place for
+ * request properties) and returns the middleware that names each request and logs its line once the
  * response is sent or the connection is lost. Paths for which `quiet` is true get no line.
  */
-export function logRequests(app: Express, logger: Logger, quiet: (url: string) => boolean) {
+export function logRequests(app: { request: object }, logger: Logger, quiet: (url: string) => boolean) {
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: LoggedRequest): Logger {
@@ -47,7 +46,7 @@ export function logRequests(app: Express, logger: Logger, quiet: (url: string) =
     },
   });
 
-  return function logRequest(req: IncomingMessage, res: ServerResponse, next: NextFunction) {
+  return function logRequest(req: IncomingMessage, res: ServerResponse, next: () => void) {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     req.id = id;

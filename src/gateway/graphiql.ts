@@ -133,7 +133,7 @@ interface RenderResult {
   sizes: Record<Encoding, number>;
 }
 
-/** Renders the page in a worker thread (src/graphql/graphiql-render.mjs) into the files of `paths`. */
+/** Renders the page in a worker thread (src/gateway/graphiql-render.mjs) into the files of `paths`. */
 function renderInWorker(options: GraphiQLOptions, paths: Record<Encoding, string>) {
   return new Promise<RenderResult>((resolve, reject) => {
     const worker = new Worker(RENDERER, { workerData: { options, paths } });

@@ -1,5 +1,5 @@
 /**
- * Worker thread of src/graphql/graphiql.ts: renders the GraphiQL page, writes it as sent in each
+ * Worker thread of src/gateway/graphiql.ts: renders the GraphiQL page, writes it as sent in each
  * encoding to the file `paths` names for it, and posts back what the service keeps of it: the digests
  * of its inline scripts (for the CSP), a digest of the page (for the ETag) and the files' sizes.
  *

@@ -3,7 +3,7 @@
  * unexpected errors, and the protections every operation passes through, whichever transport
  * brought it (the REST layer executes through this same pipeline):
  *   - limits on depth, aliases, cost, tokens and directives (graphql-armor), and a depth limit of
- *     its own for introspection (src/graphql/introspection-depth.ts);
+ *     its own for introspection (src/gateway/introspection-depth.ts);
  *   - input that cannot be valid refused before execution (src/security/input-limits.ts);
  *   - state-changing operations refused when a browser was made to send them by another site
  *     (src/security/cross-site.ts);
@@ -133,7 +133,7 @@ export interface GraphQLServerOptions {
   exampleOperations: ReadonlyMap<string, DocumentNode>;
   /**
    * The service's own documents (the REST layer's): compiled at their first execution, where a
-   * client's document is compiled once it has run a few times (src/graphql/execution.ts).
+   * client's document is compiled once it has run a few times (src/gateway/execution.ts).
    */
   trustedDocuments?: Iterable<DocumentNode>;
 }

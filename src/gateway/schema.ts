@@ -1,6 +1,6 @@
 /** Assembles the schema: loads every module for its side effects, then builds. */
-import './scalars.ts';
-import './errors.ts';
+import '../graphql/scalars.ts';
+import '../graphql/errors.ts';
 import '../modules/persons/persons.schema.ts';
 import '../modules/sessions/sessions.schema.ts';
 import '../modules/groups/groups.schema.ts';
@@ -13,7 +13,7 @@ import '../modules/labs/labs.schema.ts';
 import '../modules/audit/audit.schema.ts';
 import '../modules/subscriptions/subscriptions.schema.ts';
 import { lexicographicSortSchema } from 'graphql';
-import { builder } from './builder.ts';
+import { builder } from '../graphql/builder.ts';
 import { describeGeneratedTypes } from './generated-descriptions.ts';
 
 export const schema = describeGeneratedTypes(lexicographicSortSchema(builder.toSchema()));
