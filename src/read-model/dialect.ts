@@ -200,8 +200,8 @@ export class Sql {
   }
 
   /**
-   * The statement of `text`, prepared unless `planEachTime` (a count, whose best plan depends on
-   * how many rows its values match).
+   * The statement of `text`, prepared unless `planEachTime` (a count, or a page whose best plan
+   * depends on how many rows its values match).
    */
   statement(text: string, { planEachTime = false } = {}): Statement {
     const bindings = [...this.bindings];

@@ -274,7 +274,8 @@ export async function authorsResources(
     countResources(byAuthors),
     // Grouping reads the author oids of each document (its rights facts): never left out here.
     loadPage(
-      { where, orderColumn: 'oid', order: 'asc', start: offset, nb: size },
+      // How many resources the authors wrote decides how to walk them (src/read-model/pages.ts).
+      { where, orderColumn: 'oid', order: 'asc', start: offset, nb: size, planWithValues: true },
       context.config.baseId,
       parts,
     ),
