@@ -340,11 +340,16 @@ console.log(line(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const row of table) console.log(line(row));
 
-console.log('\nREST / GraphQL (mean latency, median of the rounds; target ≤ 1.1):');
+// The same operation sent by a GraphQL client: the front ends the service exists for must not get
+// a slower path than the legacy routes (target on the token full read, reported for every scenario).
+console.log(
+  '\nGraphQL / REST (inverse of the mean latency, median of the rounds; target ≥ 0.9 on the token full read):',
+);
 for (const { size, scenario, results } of rows) {
   if (!results.rest || !results.graphql) continue;
   const ratio = results.rest.mean / results.graphql.mean;
-  console.log(`  ${size} ${scenario.name}: ${ratio.toFixed(2)} ${ratio <= 1.1 ? 'met' : 'MISSED'}`);
+  const verdict = !scenario.name.startsWith('one resource, full') ? '' : ratio >= 0.9 ? ' met' : ' MISSED';
+  console.log(`  ${size} ${scenario.name}: ${ratio.toFixed(2)}${verdict}`);
 }
 if (sizes.length > 1) {
   const [small, large] = [sizes[0]!, sizes[sizes.length - 1]!];
