@@ -6,13 +6,13 @@
  * Plain JavaScript run by node: it must work before anything else is built.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.built');
-const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const inputs = ['src', 'scripts/build.mjs', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 function newestChange(path) {
   const stat = statSync(path);
@@ -36,5 +36,7 @@ cpSync(join(root, 'src'), join(root, 'dist'), {
   recursive: true,
   filter: (source) => statSync(source).isDirectory() || !/\.tsx?$/.test(source),
 });
+// The package's `rrs` command (package.json "bin"): npm runs it as a program, so it must be one.
+chmodSync(join(root, 'dist/cli/main.js'), 0o755);
 writeFileSync(stamp, `${new Date().toISOString()}\n`);
 console.log(`built ${relative(process.cwd(), join(root, 'dist')) || 'dist'}/`);

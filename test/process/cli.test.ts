@@ -75,6 +75,19 @@ const json = (run: Run) => {
 };
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
+describe('rrs as a clone runs it', () => {
+  it('is a command of the project: `npx rrs` runs the built tool, whose messages name it', async () => {
+    const run = await new Promise<Run>((resolve) => {
+      execFile('npx', ['--offline', 'rrs', '--help'], { timeout: 60_000 }, (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      });
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Usage: rrs/);
+  });
+});
+
 describe('rrs person', () => {
   it('creates an administrator through the persons service, shows it, refuses a second create and unknown roles', async () => {
     const pid = `local/${unique()}`;
