@@ -127,6 +127,21 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.use(securityHeaders());
   app.use(compressAnswers());
 
+  // The address a newcomer opens first: what answers here and where, not Express's "Cannot GET /".
+  app.get('/', (_req, res) => {
+    res.json({
+      service: 'Resource Repository Service',
+      baseId: config.baseId,
+      baseUrl: config.baseUrl,
+      links: {
+        graphql: '/graphql',
+        apiDocs: '/api/docs',
+        openApi: '/api/openapi.json',
+        health: '/healthz',
+        ready: '/readyz',
+      },
+    });
+  });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -92,8 +92,15 @@ async function main(): Promise<void> {
         await closeDatabase();
       },
     });
-    logger.info({ port, host: config.host, baseId: config.baseId, pid: process.pid }, 'serving');
+    const url = `http://${openableHost(config.host)}:${port}/`;
+    logger.info({ url, port, host: config.host, baseId: config.baseId, pid: process.pid }, 'serving');
   });
+}
+
+/** The host to open in a browser: the one listened on, or localhost when it is every interface. */
+function openableHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 main().catch((error) => {

@@ -109,6 +109,28 @@ describe('request ids and logs', () => {
   });
 });
 
+describe('the root address', () => {
+  it('GET / says what the service is and where its interfaces are, each link answering', async () => {
+    const response = await app.client().get('/');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      service: 'Resource Repository Service',
+      baseId: expect.any(String),
+      links: {
+        graphql: '/graphql',
+        apiDocs: '/api/docs',
+        openApi: '/api/openapi.json',
+        health: '/healthz',
+        ready: '/readyz',
+      },
+    });
+    for (const link of Object.values(response.body.links as Record<string, string>)) {
+      const linked = await app.client().get(link).set('Accept', 'text/html');
+      expect(linked.status, link).toBe(200);
+    }
+  });
+});
+
 describe('probes', () => {
   it('GET /healthz answers 200 while the process serves', async () => {
     const response = await app.client().get('/healthz');

@@ -52,6 +52,10 @@ describe('npm start (src/server.ts)', () => {
     databases.push(url);
     const server = startServer({ CONFIG_FILE: configFile(validConfig), DATABASE_URL: url });
     const port = await server.serving;
+    // The line that says it serves gives the address to open, which answers.
+    const serving = server.logLines().find((line) => line.msg === 'serving');
+    expect(serving?.url).toMatch(new RegExp(`^http://(localhost|127\\.0\\.0\\.1):${port}/$`));
+    expect((await fetch(serving!.url as string)).status).toBe(200);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
