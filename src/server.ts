@@ -70,8 +70,19 @@ async function main(): Promise<void> {
   const outboxWorker = startOutboxWorker(services);
 
   const server = createServer(app);
-  server.on('error', (error) => {
-    logger.fatal({ err: error }, 'cannot listen');
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
+      // A condition of the machine, not a fault of the service: what to do, without a stack.
+      const where = `port ${config.port} on ${config.host ?? 'every interface'}`;
+      logger.fatal(
+        { code: error.code, port: config.port, host: config.host },
+        error.code === 'EADDRINUSE'
+          ? `cannot listen: ${where} is already in use; stop what listens there, or choose another port with PORT (or "port" in the configuration file)`
+          : `cannot listen: ${where} is not allowed to this user; choose a port above 1023 with PORT (or "port" in the configuration file)`,
+      );
+    } else {
+      logger.fatal({ err: error }, 'cannot listen');
+    }
     process.exit(1);
   });
   server.listen({ port: config.port, host: config.host }, () => {

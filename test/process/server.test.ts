@@ -3,6 +3,7 @@
  * fresh database, serving, graceful shutdown, and two instances starting together.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
@@ -45,6 +46,29 @@ describe('npm start (src/server.ts)', () => {
     });
     expect(await server.exited).toBe(1);
     expect(server.output().stderr).toMatch(/Invalid configuration:\n.*listeMax/);
+  });
+
+  it('says which port is taken and how to choose another, in one line without a stack, exit code 1', async () => {
+    const url = await createEmptyDatabase('busy');
+    databases.push(url);
+    const taken = createNetServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const server = startServer({
+        CONFIG_FILE: configFile(validConfig),
+        DATABASE_URL: url,
+        PORT: String(port),
+      });
+      expect(await server.exited).toBe(1);
+      const fatal = server.logLines().filter((line) => line.level === 60);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]!.msg).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(fatal[0]!.msg).toContain('PORT');
+      expect(JSON.stringify(fatal[0])).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
   });
 
   it('migrates a fresh database, serves, and stops gracefully on SIGTERM', async () => {
