@@ -20,6 +20,9 @@ function splitPid(pid: string): { origine: string; idOrigine: string } {
   return { origine: pid.slice(0, slash), idOrigine: pid.slice(slash + 1) };
 }
 
+/** Who granted a role, by its stored source: an administrator (this tool, GraphQL) or a lab's login. */
+const GRANTED_BY: Record<string, string> = { admin: 'an administrator', lab: 'a lab login' };
+
 /** The person with roles (and their source), groups and permissions, as `show` prints it. */
 async function describePerson(pid: string, roleTable: Parameters<typeof permissionsOf>[1]) {
   const person = await db.person.findUnique({
@@ -54,7 +57,7 @@ type Described = Awaited<ReturnType<typeof describePerson>>;
 function humanPerson(person: Described): string {
   return [
     `${person.pid}  ${person.prenom} ${person.nom}${person.email ? ` <${person.email}>` : ''}  (oid ${person.oid})`,
-    `  roles:       ${person.roles.map((r) => `${r.role} (${r.source})`).join(', ') || '—'}`,
+    `  roles:       ${person.roles.map((r) => `${r.role} (granted by ${GRANTED_BY[r.source] ?? r.source})`).join(', ') || '—'}`,
     `  permissions: ${person.permissions.join(', ') || '—'}`,
     `  manages:     ${person.groupesAdmin.join(', ') || '—'}`,
     `  member of:   ${person.groupesMembre.join(', ') || '—'}`,

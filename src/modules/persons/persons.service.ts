@@ -55,7 +55,8 @@ export async function addPerson(input: AddPersonInput, config: Config) {
   const data = parseOrThrow(addPersonInput, input);
   const unknownRoles = (data.roles ?? []).filter((role) => !Object.hasOwn(config.roles, role));
   if (unknownRoles.length > 0) {
-    throw new InvalidInputError(unknownRoles.map((role) => `Rôle ${role} inconnu`));
+    const known = Object.keys(config.roles).join(', ');
+    throw new InvalidInputError(unknownRoles.map((role) => `Rôle ${role} inconnu (rôles connus : ${known})`));
   }
   const pid = `${data.origine}/${data.idOrigine}`;
   return db.$transaction(async (tx) => {
