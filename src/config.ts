@@ -242,13 +242,73 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** The schema a wrapper (default, optional, a transform's input…) stands for. */
+function unwrapped(schema: z.ZodType): z.ZodType {
+  const def = schema.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+  if (def.innerType) return unwrapped(def.innerType);
+  if (def.type === 'pipe' && def.in) return unwrapped(def.in);
+  return schema;
+}
+
+/** Edits from one name to the other (insertions, deletions, substitutions). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * Settings the schema does not know, where a misspelled key would otherwise be ignored and its
+ * setting silently left at its default (`devLogn`, `sesionSecret`): each with the closest known
+ * name, or the known names of its level. Records (roles) take any key.
+ */
+function unknownSettings(schema: z.ZodType, input: unknown, path: string[] = []): string[] {
+  const inner = unwrapped(schema);
+  if (inner instanceof z.ZodArray && Array.isArray(input)) {
+    return input.flatMap((item, i) =>
+      unknownSettings(inner.element as z.ZodType, item, [...path, String(i)]),
+    );
+  }
+  if (
+    !(inner instanceof z.ZodObject) ||
+    typeof input !== 'object' ||
+    input === null ||
+    Array.isArray(input)
+  ) {
+    return [];
+  }
+  const shape = inner.shape as Record<string, z.ZodType>;
+  const known = Object.keys(shape);
+  return Object.entries(input).flatMap(([key, value]) => {
+    const at = [...path, key];
+    if (Object.hasOwn(shape, key)) return unknownSettings(shape[key]!, value, at);
+    const [closest] = known
+      .map((name) => ({ name, edits: distance(key.toLowerCase(), name.toLowerCase()) }))
+      .sort((a, b) => a.edits - b.edits);
+    const near = closest && closest.edits <= Math.max(2, Math.floor(key.length / 4));
+    return [
+      `  - ${at.join('.')}: unknown setting${near ? `; did you mean ${closest.name}?` : ` (known: ${known.join(', ')})`}`,
+    ];
+  });
+}
+
 /** Validates a configuration object; throws a ConfigError listing every problem. */
 export function parseConfig(input: unknown): Config {
   const result = configSchema.safeParse(input);
-  if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`,
-    );
+  const problems = [
+    ...unknownSettings(configSchema, input),
+    ...(result.success
+      ? []
+      : result.error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`)),
+  ];
+  if (!result.success || problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   return Object.freeze(result.data);

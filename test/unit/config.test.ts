@@ -72,6 +72,35 @@ describe('parseConfig', () => {
   });
 });
 
+describe('unknown settings', () => {
+  it('are refused with the setting meant, at the top and nested, so that a typo is not a silent default', () => {
+    const refused = (input: object) => {
+      try {
+        parseConfig(input);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return expect.unreachable('accepted');
+    };
+    expect(refused({ ...minimal, devLogn: true })).toMatch(
+      /devLogn: unknown setting; did you mean devLogin\?/,
+    );
+    expect(refused({ ...minimal, sesionSecret: 'x'.repeat(20) })).toMatch(
+      /sesionSecret: unknown setting; did you mean sessionSecret\?/,
+    );
+    expect(refused({ ...minimal, session: { cookieNme: 'sid' } })).toMatch(
+      /session\.cookieNme: unknown setting; did you mean cookieName\?/,
+    );
+    expect(refused({ ...minimal, labs: [{ baseId: 'l', baseUrl: 'http://l.test/', nmae: 'L' }] })).toMatch(
+      /labs\.0\.nmae: unknown setting; did you mean name\?/,
+    );
+    // Nothing close: the known settings of that level are listed instead.
+    expect(refused({ ...minimal, zzzzzzzz: 1 })).toMatch(/zzzzzzzz: unknown setting \(known: port, host, /);
+    // Roles are names the operator chooses: any key is a role.
+    expect(parseConfig({ ...minimal, roles: { auditeur: ['read'] } }).roles).toEqual({ auditeur: ['read'] });
+  });
+});
+
 describe('metrics', () => {
   it('are off by default, on with a bearer token of at least 16 characters, from the file or METRICS_TOKEN', () => {
     expect(parseConfig(minimal).metrics.bearerToken).toBeUndefined();
