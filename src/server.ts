@@ -105,7 +105,22 @@ async function main(): Promise<void> {
     });
     const url = `http://${openableHost(config.host)}:${port}/`;
     logger.info({ url, port, host: config.host, baseId: config.baseId, pid: process.pid }, 'serving');
+    const linked = linkedLocalPort(config.baseUrl);
+    if (linked !== undefined && linked !== port) {
+      // The service's own links (logoutUrl, tree links, /api/baseId) are built from baseUrl.
+      logger.warn(
+        { baseUrl: config.baseUrl, port },
+        `baseUrl ${config.baseUrl} names port ${linked} of this machine, but the service listens on port ${port}: its links will point there; set BASE_URL (or "baseUrl" in the configuration file) to match`,
+      );
+    }
   });
+}
+
+/** The port `baseUrl` names when it designates this machine (a proxy's public address may differ). */
+function linkedLocalPort(baseUrl: string): number | undefined {
+  const { hostname, port, protocol } = new URL(baseUrl);
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(hostname)) return undefined;
+  return port ? Number(port) : protocol === 'https:' ? 443 : 80;
 }
 
 /** The host to open in a browser: the one listened on, or localhost when it is every interface. */

@@ -71,6 +71,21 @@ describe('npm start (src/server.ts)', () => {
     }
   });
 
+  it('warns when the port it serves on is not the one its own links (baseUrl) name', async () => {
+    const url = await createEmptyDatabase('links');
+    databases.push(url);
+    const server = startServer({
+      CONFIG_FILE: configFile({ ...validConfig, baseUrl: 'http://localhost:3000/' }),
+      DATABASE_URL: url,
+    });
+    const port = await server.serving;
+    const warning = server.logLines().find((line) => line.level === 40 && /baseUrl/.test(String(line.msg)));
+    expect(warning?.msg).toContain(`listens on port ${port}`);
+    expect(warning?.msg).toContain('BASE_URL');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
   it('migrates a fresh database, serves, and stops gracefully on SIGTERM', async () => {
     const url = await createEmptyDatabase('start');
     databases.push(url);
