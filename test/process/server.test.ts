@@ -79,7 +79,8 @@ describe('npm start (src/server.ts)', () => {
       DATABASE_URL: url,
     });
     const port = await server.serving;
-    const warning = server.logLines().find((line) => line.level === 40 && /baseUrl/.test(String(line.msg)));
+    // Logged right after the serving line: it may come in a later chunk of the output.
+    const warning = await server.waitForLog((line) => line.level === 40 && /baseUrl/.test(String(line.msg)));
     expect(warning?.msg).toContain(`listens on port ${port}`);
     expect(warning?.msg).toContain('BASE_URL');
     server.child.kill('SIGTERM');
