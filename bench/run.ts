@@ -98,7 +98,7 @@ interface Measure {
   rps: number;
   /** Median latency, whole milliseconds (autocannon's histogram resolution). */
   p50: number;
-  /** Mean latency in fractions of a millisecond: the ratios use it, as 1 ms of p50 is 20-30% of a 3-6 ms request. */
+  /** Mean latency in fractions of a millisecond: the ratios use it, as one millisecond of p50 is a large step for a short request. */
   mean: number;
 }
 
@@ -162,7 +162,7 @@ interface Row {
   /**
    * REST / PostGraphile requests per second, the median of each round's ratio: the two are
    * measured seconds apart within a round, so a slower minute of the machine falls on both (the
-   * machine's speed moved by up to 45% between minutes of one run).
+   * machine's speed moves between minutes of one run: bench/README.md).
    */
   ratio?: number;
 }

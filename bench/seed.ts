@@ -247,8 +247,8 @@ export async function seedBench(size: SeedSize): Promise<void> {
   }
   // As autovacuum leaves a live database: statistics, and the visibility map that index-only
   // scans need (a freshly loaded table has none). The tags' triggers updated every resource after
-  // its rows went in, leaving Resource's indexes about three times their size (20 MB instead of
-  // 6 for the list order index at 100k): rebuilt once, as a restored dump has them.
+  // its rows went in, leaving Resource's indexes several times their size (bench/README.md):
+  // rebuilt once, as a restored dump has them.
   if (provider === 'postgresql') {
     await db.$executeRawUnsafe('REINDEX TABLE "Resource"');
     await db.$executeRawUnsafe('VACUUM ANALYZE');

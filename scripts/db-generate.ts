@@ -3,9 +3,8 @@
  * (postinstall): generated code is not committed.
  *
  * Each client then loads its query compiler from a `.wasm` file written beside it, instead of the
- * module Prisma generates an import of, which holds the compiler as a 2.6 MB base64 string: V8
- * kept that module's source and its string literal for the life of the process (5 MB of heap, and
- * 5-6 MB of resident memory at rest).
+ * module Prisma generates an import of, which holds the compiler as a base64 string: V8 kept that
+ * module's source and its string literal for the life of the process (docs/performance.md, Memory).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

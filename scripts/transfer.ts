@@ -4,7 +4,7 @@
  *   npm run import -- <file> [--dry-run] [--report <file>]
  *   npm run export -- <file>
  *
- * DATABASE_URL, CONFIG_FILE, BASE_ID… as for the server (README, Run contract).
+ * DATABASE_URL, CONFIG_FILE, BASE_ID… as for the server (docs/configuration.md, Run contract).
  */
 import { Command } from 'commander';
 import { registerTransferCommands } from '../src/cli/commands/transfer.ts';

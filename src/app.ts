@@ -206,7 +206,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   // `/public/` routes ignore the session (API document): no statement is spent reading it. A
   // request without the session cookie has no session to read: express-session would only make up
-  // an empty one (an id, a cookie, two hashes: about 4% of a token read's CPU) and keep nothing, so
+  // an empty one (an id, a cookie, two hashes: a measurable share of a token read's CPU) and keep nothing, so
   // it runs only if the request logs someone in (src/auth/session.ts).
   const sessionCookie = `${config.session.cookieName}=`;
   app.use(served, (req, res, next) => {

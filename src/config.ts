@@ -201,7 +201,7 @@ export const configSchema = z
     /**
      * How far the JavaScript heap may grow past what the last full collection kept before the next
      * one, in percent (applied by src/server.ts). 0 leaves V8 its own factor, which under load
-     * lets the heap reach several times its live size: README "Memory".
+     * lets the heap reach several times its live size: docs/operations.md, "Memory".
      */
     heapGrowthPercent: z.number().int().min(0).max(400).default(100),
     /** Start-up and shutdown (src/server.ts). */

@@ -21,7 +21,7 @@ import { DomainError } from '../errors.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import type { AbuseLimits } from '../security/abuse-limits.ts';
 
-/** Exit codes, documented in the README (Command-line tool). */
+/** Exit codes, documented in docs/cli.md. */
 export const EXIT = {
   ok: 0,
   /** The command ran and failed: invalid input, not found, problems found by `config check`. */

@@ -1,9 +1,8 @@
 /**
  * Many rows in few statements, for bulk writes: the import of new resources and the search index
- * rebuild. Prisma's `createMany` spends about a millisecond of CPU per resource row and a tenth per
- * join row (10,000 resources took 26 s of writes), and the plans of its large statements stay in
- * Prisma's debug ring (its last 100 calls, kept whatever DEBUG says: 134 MB after rebuilding the
- * index of 10k resources). The rows are the ones the resource service writes (built by linkRows
+ * rebuild. Prisma's `createMany` spends CPU on every row it converts, and the plans of its large
+ * statements stay in Prisma's debug ring (its last 100 calls, kept whatever DEBUG says), which
+ * then holds a lot of memory (docs/performance.md). The rows are the ones the resource service writes (built by linkRows
  * and wordRows); only the statement differs:
  *   - SQLite: one multi-row INSERT per few thousand rows, values bound as Prisma binds its own
  *     (dates become the same text);

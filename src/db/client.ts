@@ -55,8 +55,8 @@ const messageLogOptions = [
 
 /**
  * Marks a statement to be prepared once per PostgreSQL connection and reused: PostgreSQL then
- * plans it once instead of on every execution (a resource document's statement takes about 3 ms
- * to plan and 0.3 ms to run). For the fixed statements the service writes itself; Prisma's own
+ * plans it once instead of on every execution (a resource document's statement takes far longer
+ * to plan than to run: docs/performance.md). For the fixed statements the service writes itself; Prisma's own
  * statements vary too much to keep.
  */
 export const PREPARED = '/* prepared */ ';
@@ -88,8 +88,8 @@ class PreparingClient extends pg.Client {
 
 /**
  * Reads on a connection of their own, straight through better-sqlite3: Prisma's raw-query path
- * converted every row through its engine, several times the cost of the statement (a resource
- * document: 702 reads/s through Prisma where the bare driver served 14,524). WAL mode lets it read
+ * converted every row through its engine, several times the cost of the statement
+ * (docs/performance.md). WAL mode lets it read
  * beside the writer; it sees what is committed, as `readRows` promises.
  */
 class SqliteReader {

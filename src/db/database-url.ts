@@ -28,12 +28,11 @@ export function isUncreatedSqliteFile(databaseUrl: string): boolean {
 
 /**
  * Page caches of the SQLite connections the service opens, in KiB (`PRAGMA cache_size = -N`).
- * better-sqlite3 builds SQLite with 16 MB per connection (SQLite's own default is 2 MB); on the
- * 100k bench database the reading connection held 11-14 MB of resident memory after one request
- * of each scenario. The reads' connection keeps 6 MB: the filtered and ordered list's page
- * statement ran in 2.2 ms with 6 or 16 MB, 2.7 ms with 4 and 3.5 ms with 2 (its pages read again
- * from the operating system on every request); no other recorded statement was faster with more
- * than 2 MB. The writes' connection and the data-version poller keep SQLite's 2 MB.
+ * better-sqlite3 builds SQLite with a larger cache per connection than SQLite's own default, and
+ * the reading connection filled much of it. The reads' connection keeps enough for the filtered
+ * and ordered list's pages to stay in it (with less they were read again from the operating system
+ * on every request); no other recorded statement gained from more than SQLite's default, which the
+ * writes' connection and the data-version poller keep. Measurements: docs/performance.md, Memory.
  */
 export const SQLITE_CACHE_KIB = { reads: 6000, others: 2000 } as const;
 

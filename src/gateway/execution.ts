@@ -2,7 +2,7 @@
  * The one executor of both transports: an operation runs the same way whether the REST layer runs
  * it or a `/graphql` client sends it. Each operation, for each set of values of the variables its
  * `@skip` / `@include` read, runs compiled by graphql-jit once it is known, and interpreted by
- * graphql-js until then. (Measurements: README, "Benchmarks".)
+ * graphql-js until then. (Measurements: bench/README.md, docs/performance.md.)
  *
  * Why compile clients' documents too, and how far:
  *   - Interpreting costs, per field and per request, what compiling costs once: with graphql-js,

@@ -1,5 +1,5 @@
 /**
- * The GraphiQL page, rendered once (9 MB of inline HTML: rendering it per visit cost every visit),
+ * The GraphiQL page, rendered once (megabytes of inline HTML: rendering it per visit cost every visit),
  * and its Content-Security-Policy. The page's scripts are inline, so the policy allows exactly
  * those scripts by their SHA-256 digests: no other script, inline or from elsewhere, can run in the
  * page, and only this service may frame it.
@@ -12,7 +12,7 @@
  * and its compressed copies to a private temporary folder, this process opens the three files and
  * removes the folder at once, and visits are read from the open files. Rendered in this thread, the
  * renderer's module (whose source V8 keeps), the page and its copies would stay in memory for the
- * life of the process, most of which never serves GraphiQL (README, Memory). Open but unlinked,
+ * life of the process, most of which never serves GraphiQL (docs/performance.md, Memory). Open but unlinked,
  * the files go with the process however it ends (a folder left for an exit handler stayed behind
  * whenever a process was killed, as test runners kill theirs).
  */

@@ -70,7 +70,7 @@ const MAX_VERBATIM_VARIABLES = 256;
 /**
  * The key of an answer: the content generation, the document's digest, then the operation name and
  * variables. Computed synchronously: the plugin's default goes through WebCrypto's asynchronous
- * digest, which cost about 5% of a cached public read's CPU. Variables are serialized as sent (the
+ * digest, a measurable share of a cached public read's CPU (docs/performance.md). Variables are serialized as sent (the
  * REST layer builds them in a fixed order); the same variables in another key order only miss.
  */
 export function responseCacheKey({

@@ -27,7 +27,7 @@ async function* fileChunks(fd: number, size: number): AsyncGenerator<Buffer> {
 }
 
 export async function sendGraphiQL(page: GraphiQLPage, req: Request, res: Response): Promise<void> {
-  // Brotli whenever accepted: browsers list gzip first (`gzip, deflate, br`), and brotli is 20 % smaller here.
+  // Brotli whenever accepted: browsers list gzip first (`gzip, deflate, br`), and brotli is smaller here.
   const encoding: PageEncoding | 'identity' = req.acceptsEncodings('br')
     ? 'br'
     : req.acceptsEncodings('gzip')

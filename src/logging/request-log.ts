@@ -3,9 +3,8 @@
  *
  * This replaces pino-http. Set up as this service needs it (quiet request and response loggers,
  * its own request line), pino-http still made two child loggers per request, one of them with the
- * whole request serialized and redacted into its bindings, that no line ever used: 20% of the CPU
- * of a token read and of a list of 25 (0.78 → 0.62 and 0.90 → 0.73 ms per request, measured with
- * the logger silent as the benchmark runs it). Here a request's child logger is made only when
+ * whole request serialized and redacted into its bindings, that no line ever used: a large share
+ * of the CPU of a short read, even with the logger silent (docs/performance.md). Here a request's child logger is made only when
  * something logs through `req.log`, and the request line is built only when its level is enabled
  * (`error` for a failed request, `info` for the others).
  */

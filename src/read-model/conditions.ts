@@ -57,8 +57,8 @@ const VOCABULARY_RELATIONS = new Set(['categories', 'levels', 'pedagogicTypes', 
  * Relations that Resource also carries as tags (`|6e|5e|`), kept by the database's triggers (the
  * list_tags migration): a filter on them is a test of the tags, which the list order index holds,
  * so a page walked in that order tests each entry where it is instead of probing the join table
- * (at 100k resources a probe per entry cost 1.1-1.4 µs against 0.75 µs at 10k: the join table's
- * index leaves the processor's caches).
+ * (a probe per entry costs more as the repository grows: the join table's index leaves the
+ * processor's caches; docs/performance.md).
  */
 const TAGGED_RELATIONS: Record<string, { column: string; value: string }> = {
   levels: { column: 'levelTags', value: 'level' },
@@ -225,8 +225,8 @@ function probeSeeks(where: Where): number {
 /**
  * The items of a conjunction in the order SQLite should test them: it tests them as written, for
  * each row an ordered index gives, so the probes taking fewer seeks go first (before the tags
- * existed, a level before two categories took the filtered, ordered list's page at 100k from 2.1
- * ms to 1.0-1.4 ms; types still probe). A stable sort: items of equal cost keep their order.
+ * existed, a level before two categories made the filtered, ordered list's page markedly faster;
+ * types still probe). A stable sort: items of equal cost keep their order.
  * PostgreSQL's planner orders them itself.
  */
 function testOrder(sql: Sql, items: unknown[]): unknown[] {
@@ -266,8 +266,8 @@ function resourceCondition(sql: Sql, where: Where, alias: string): string {
       const inner = joinCondition(sql, columns, some);
       if (sql.dialect.probesVocabularies && VOCABULARY_RELATIONS.has(key)) {
         // A probe per resource: SQLite cannot tell that a value of a small vocabulary matches a
-        // large share of resources, and drove a page from all of them, then sorted (100k
-        // resources, type, two categories and a level, newest first: 584 ms instead of 9).
+        // large share of resources, and drove a page from all of them, then sorted (a type, two
+        // categories and a level, newest first: orders of magnitude slower; docs/performance.md).
         parts.push(
           `EXISTS (SELECT 1 FROM "${table}" x WHERE x."resourceOid" = ${alias}.oid${inner === 'TRUE' ? '' : ` AND ${inner}`})`,
         );

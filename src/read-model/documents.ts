@@ -276,7 +276,7 @@ const notLoaded = (): never => {
 
 /**
  * Facts of a document read `withoutRelationFacts`: reading a relation is a programming error. The
- * getters are on the prototype: defining them per object cost a list of 500 about 3% of its CPU.
+ * getters are on the prototype: defining them per object cost a list of 500 measurable CPU.
  */
 class FactsWithoutRelations implements RightsFacts {
   readonly publie: boolean;

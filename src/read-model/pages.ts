@@ -23,10 +23,10 @@ export interface OffsetPage extends PageOrder {
   /**
    * Plan the statement with its values each time rather than once: for a condition whose values
    * decide how many rows match by orders of magnitude (a few authors write most resources).
-   * PostgreSQL's plan made once for the average, on the authors page: 35 ms for 3 prolific authors
-   * of 100k resources where the plan for the values took 19 (planning 0.7). Not by default: planned
-   * each time, the page of 500 of all public resources at 10k joined its documents by scanning the
-   * whole table (6.8 ms instead of 1.2).
+   * PostgreSQL's plan made once for the average was slower on the authors page for a few prolific
+   * authors than a plan for the values, planning included. Not by default: planned each time, the
+   * page of 500 of all public resources joined its documents by scanning the whole table
+   * (docs/performance.md).
    */
   planWithValues?: boolean;
 }

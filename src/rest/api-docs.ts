@@ -40,7 +40,7 @@ const ASSETS: Record<string, string> = {
   'favicon-32x32.png': 'image/png',
 };
 
-/** The package's folder, found without loading its index (which loads the 1.5 MB bundle into Node). */
+/** The package's folder, found without loading its index (which loads the whole bundle into Node: docs/performance.md). */
 const swaggerUiDir = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 const INITIALISER = `window.addEventListener('load', function () {

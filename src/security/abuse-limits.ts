@@ -66,7 +66,7 @@ const redactedUrl = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
 const REDIS_READY_TIMEOUT_MS = 3000;
 
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  // Loaded only when configured: the client weighs about 10 MB of a process at rest.
+  // Loaded only when configured: the client weighs on a process at rest (docs/performance.md).
   const { Redis } = await import('ioredis');
   // Without the offline queue a Redis outage fails fast, and the in-memory insurance takes over.
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
