@@ -16,17 +16,21 @@ const PEER_TOKEN = 'token-given-by-voisine-0123';
 let lab: FakeLab;
 let voisine: FakePeer;
 let muette: FakePeer;
+/** A peer that wants another token than the one configured here (it was renewed over there). */
+let exigeante: FakePeer;
 let app: TestApp;
 
 beforeAll(async () => {
   lab = await startFakeLab('labPeers');
   voisine = await startFakePeer('voisine');
   muette = await startFakePeer('muette');
+  exigeante = await startFakePeer('exigeante', { token: 'token-renewed-by-exigeante' });
   app = await startApp({
     labs: [lab.config()],
     peers: [
       { baseId: voisine.baseId, baseUrl: voisine.baseUrl, apiToken: PEER_TOKEN },
       { baseId: muette.baseId, baseUrl: muette.baseUrl },
+      { baseId: exigeante.baseId, baseUrl: exigeante.baseUrl, apiToken: 'token-outdated-here' },
     ],
     http: { peerTimeoutMs: 300 },
     outbox: { maxAttempts: 3, retryBaseMs: 1, retryMaxMs: 2 },
@@ -35,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close();
-  await Promise.all([lab.close(), voisine.close(), muette.close()]);
+  await Promise.all([lab.close(), voisine.close(), muette.close(), exigeante.close()]);
 });
 
 const register = (body: unknown, headers: Record<string, string> = tokenHeaders) =>
@@ -400,6 +404,56 @@ describe('outgoing notifications (outbox)', () => {
         attempts: 3,
         leaseOwner: null,
       });
+    } finally {
+      voisine.behave('accept');
+    }
+  });
+
+  /**
+   * Delivers the notification of a change of `oid` to `peerBaseId` round after round: after the
+   * first attempt it is pending with `error` and due later; it ends failed after maxAttempts (3),
+   * never delivered on the way.
+   */
+  async function expectRetriedThenFailed(peerBaseId: string, oid: number, error: RegExp) {
+    const [message] = (await messagesFor(peerBaseId, 'externalUpdate')).filter(
+      (m) => (m.payload as { ref: { aliasOf: string } }).ref.aliasOf === `repo/${oid}`,
+    );
+    expect(message).toMatchObject({ status: 'pending', attempts: 0 });
+    await deliverDueMessages(app.services);
+    const retried = await db.outboxMessage.findUniqueOrThrow({ where: { id: message!.id } });
+    expect(retried).toMatchObject({ status: 'pending', attempts: 1, deliveredAt: null, leaseOwner: null });
+    expect(retried.lastError).toMatch(error);
+    expect(retried.nextAttemptAt.getTime()).toBeGreaterThan(message!.nextAttemptAt.getTime());
+    const seen = new Set<string>();
+    for (let round = 0; round < 50; round++) {
+      await new Promise((done) => setTimeout(done, 5));
+      await drainOutbox();
+      const current = await db.outboxMessage.findUniqueOrThrow({ where: { id: message!.id } });
+      seen.add(current.status);
+      if (current.status !== 'pending') break;
+    }
+    expect(seen).not.toContain('delivered');
+    const last = await db.outboxMessage.findUniqueOrThrow({ where: { id: message!.id } });
+    expect(last).toMatchObject({ status: 'failed', attempts: 3, deliveredAt: null, leaseOwner: null });
+    expect(last.lastError).toMatch(error);
+  }
+
+  it('a peer refusing our token (401) keeps the notification pending with the error, then failed, never delivered', async () => {
+    const oid = await createResource(app, { titre: 'Jeton périmé', type: 'j3p' });
+    await register({ action: 'add', baseId: 'exigeante', rids: [`repo/${oid}`] });
+    await app.client().post('/api/ressource?merge=1').set(tokenHeaders).send({ oid, titre: 'Refusée' });
+    await expectRetriedThenFailed('exigeante', oid, /^HTTP 401 : .*Jeton invalide/);
+    const posts = exigeante.received.filter((r) => r.body?.ref?.aliasOf === `repo/${oid}`);
+    expect(posts).toHaveLength(3);
+    expect(posts.every((r) => r.headers['x-apitoken'] === 'token-outdated-here')).toBe(true);
+  });
+
+  it('a peer answering 200 with {success: false} has not taken the notification: retried, then failed', async () => {
+    const oid = await listenedResource();
+    voisine.behave({ status: 200, body: { success: false, error: 'Ressource refusée' } });
+    try {
+      await app.client().post('/api/ressource?merge=1').set(tokenHeaders).send({ oid, titre: 'Déclinée' });
+      await expectRetriedThenFailed('voisine', oid, /^HTTP 200 : .*Ressource refusée/);
     } finally {
       voisine.behave('accept');
     }

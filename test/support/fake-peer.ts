@@ -1,7 +1,9 @@
 /**
  * A fake remote (peer repository or lab) on loopback that records every request and answers as
- * told: accept (posts get `{success: true}`, reads what `serve` set, else a 404), fail (a 500), or
- * stay silent.
+ * told: accept (posts get `{success: true}`, reads what `serve` set, else a 404), fail (a 500),
+ * stay silent, or answer every request with a given status and body (`{status, body}`: a 2xx
+ * that says `success: false`, a 4xx). Started with `{token}`, it refuses, as a real peer does, a
+ * request whose `X-ApiToken` is not that token: 401 `{success: false, error}`.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -15,9 +17,9 @@ export interface RecordedRequest {
   body: any;
 }
 
-export type PeerBehaviour = 'accept' | 'fail' | 'silent';
+export type PeerBehaviour = 'accept' | 'fail' | 'silent' | { status: number; body: unknown };
 
-export async function startFakePeer(baseId = 'peerX') {
+export async function startFakePeer(baseId = 'peerX', options: { token?: string } = {}) {
   const received: RecordedRequest[] = [];
   let behaviour: PeerBehaviour = 'accept';
   const answers = new Map<string, { status: number; body: unknown }>();
@@ -31,6 +33,18 @@ export async function startFakePeer(baseId = 'peerX') {
     } catch {}
     received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
     if (behaviour === 'silent') return;
+    const answer = (status: number, answered: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answered));
+    };
+    if (options.token !== undefined && req.headers['x-apitoken'] !== options.token) {
+      answer(401, { success: false, error: 'Jeton invalide' });
+      return;
+    }
+    if (typeof behaviour === 'object') {
+      answer(behaviour.status, behaviour.body);
+      return;
+    }
     const served = behaviour === 'accept' ? answers.get(req.url ?? '') : undefined;
     if (served) {
       res.writeHead(served.status, { 'content-type': 'application/json' });
