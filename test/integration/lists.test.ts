@@ -483,6 +483,36 @@ describe('GET /api/liste/auteurs', () => {
     expect(second.body.nextUrl).toBeUndefined();
   });
 
+  it('never pages more than listeMax, whatever limit asks, through REST and GraphQL', async () => {
+    const listeMax = 3;
+    const small = await startApp({ labs: [lab.config()], listeMax });
+    try {
+      const origine = marker();
+      await seed(origine, Array.from({ length: listeMax + 2 }, () => ({ auteurs: [cast.pids.corrector] })));
+      const pids = cast.pids.corrector;
+      const limit = listeMax + 1000;
+      for (const query of [{ pids, limit }, { pids, nb: limit }]) {
+        const rest = await small.client().get('/api/liste/auteurs').query(query);
+        expect(rest.status).toBe(200);
+        expect(rest.body.total).toBeGreaterThan(listeMax);
+        expect(rest.body[pids].liste).toHaveLength(listeMax);
+        expect(rest.body.nextUrl).toMatch(new RegExp(`skip=${listeMax}\\b`));
+      }
+      const gql = await graphql(
+        small.client(),
+        `query ($pids: String, $limit: Int) { authorsResources(pids: $pids, limit: $limit) {
+          ... on AuthorsPage { total limit authors { resources { oid } } } } }`,
+        { pids, limit },
+      );
+      const page = gql.data?.authorsResources;
+      expect(page.total).toBeGreaterThan(listeMax);
+      expect(page.limit).toBe(listeMax);
+      expect(page.authors[0].resources).toHaveLength(listeMax);
+    } finally {
+      await small.close();
+    }
+  });
+
   it.each([
     [{}, 'Argument pids manquant'],
     [{ pids: 'sansbarre,/x' }, 'Aucun auteur demandé'],
