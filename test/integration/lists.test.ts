@@ -488,10 +488,16 @@ describe('GET /api/liste/auteurs', () => {
     const small = await startApp({ labs: [lab.config()], listeMax });
     try {
       const origine = marker();
-      await seed(origine, Array.from({ length: listeMax + 2 }, () => ({ auteurs: [cast.pids.corrector] })));
+      await seed(
+        origine,
+        Array.from({ length: listeMax + 2 }, () => ({ auteurs: [cast.pids.corrector] })),
+      );
       const pids = cast.pids.corrector;
       const limit = listeMax + 1000;
-      for (const query of [{ pids, limit }, { pids, nb: limit }]) {
+      for (const query of [
+        { pids, limit },
+        { pids, nb: limit },
+      ]) {
         const rest = await small.client().get('/api/liste/auteurs').query(query);
         expect(rest.status).toBe(200);
         expect(rest.body.total).toBeGreaterThan(listeMax);
