@@ -2,7 +2,7 @@
  * The per-request context, built by one factory for both transports: Yoga calls it for `/graphql`,
  * and the REST layer gets it through Yoga's enveloped pipeline. It resolves the caller once.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateApiToken, presentedToken } from './auth/api-tokens.ts';
 import { resolveViewer } from './auth/authn.ts';
 import { type SessionHandle, sessionHandle } from './auth/session.ts';
@@ -11,6 +11,7 @@ import type { Viewer } from './auth/viewer.ts';
 import type { Config } from './config.ts';
 import { DatabaseAvailability } from './db/availability.ts';
 import { ping } from './db/client.ts';
+import { addWarning } from './http/warning.ts';
 import { HttpClient } from './lib/http-client.ts';
 import { SubscriptionHub } from './lib/subscription-hub.ts';
 import type { Logger } from './logging/logger.ts';
@@ -81,23 +82,35 @@ export function memo<T>(context: Pick<Context, 'cache'>, key: string, compute: (
 
 export interface ContextSource {
   req: IncomingMessage;
+  /** Where the answer is written, for its headers (absent outside HTTP). */
+  res?: ServerResponse;
 }
 
+/**
+ * Said to a caller whose `X-ApiToken` is not recognised: served as anonymous (the legacy
+ * contract), it would otherwise see only answers it cannot explain (401, missing resources).
+ */
+export const UNRECOGNISED_TOKEN_WARNING = 'X-ApiToken not recognised: answered as an anonymous caller';
+
 export function createContextFactory(services: Services) {
-  return async function createContext({ req }: ContextSource): Promise<Context> {
+  return async function createContext({ req, res }: ContextSource): Promise<Context> {
     const request = req as IncomingMessage & { ip?: string };
     const session = sessionHandle(req as Parameters<typeof sessionHandle>[0]);
     const presented = presentedToken(req);
     const apiToken = await authenticateApiToken(req, services.config);
     const clientAddress = request.ip ?? req.socket?.remoteAddress ?? 'unknown';
     if (presented && !apiToken) {
+      requestFacts(req).apiToken = 'refused';
       // A wrong token is served as if absent, until this address or this token fails too often.
+      // Saying so tells a prober nothing more than the answer as anonymous does, within the same
+      // limit: only a token that was examined and counted gets the warning.
       const limited = await services.abuse.recordFailure({
         kind: 'apiToken',
         address: clientAddress,
         subject: presented,
       });
       if (limited) throw limited;
+      if (res) addWarning(res, UNRECOGNISED_TOKEN_WARNING);
     }
     const identify = () => resolveViewer(apiToken, session, services.config);
     // The first resolution uses the person read with the session (src/auth/session-store.ts).

@@ -165,7 +165,7 @@ export function createGraphQLServer(
   const yoga = createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    context: ({ req }) => createContext({ req }),
+    context: ({ req, res }) => createContext({ req, res }),
     graphiql: graphiql ? graphiql.options : false,
     renderGraphiQL: async () => (graphiql ? (await graphiql.rendered()).html : ''),
     landingPage: false,

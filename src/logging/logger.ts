@@ -62,7 +62,8 @@ export function loggedPath(url: string): string {
 
 /**
  * The fields of the one line logged per request: no headers (they cost hundreds of bytes a line
- * and carry credentials), the operation it ran and the kind of caller, never their credentials.
+ * and carry credentials), the operation it ran and the kind of caller, never their credentials
+ * (`apiToken: 'refused'` says only that a token was presented and not recognised).
  */
 export function requestLine(req: IncomingMessage, res: ServerResponse, durationMs: number) {
   const facts = requestFacts(req);
@@ -73,5 +74,6 @@ export function requestLine(req: IncomingMessage, res: ServerResponse, durationM
     durationMs,
     operation: facts.operation,
     caller: facts.caller,
+    apiToken: facts.apiToken,
   };
 }

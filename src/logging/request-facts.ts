@@ -1,8 +1,9 @@
 /**
  * What the request log line and the metrics need to know about a request that only later stages
- * learn: the GraphQL operation it ran and the kind of caller it turned out to be. One mutable
- * object per request, attached at the start; the REST layer may hand the GraphQL pipeline a
- * derived request (`Object.create(req)`), which still reaches this object through its prototype.
+ * learn: the GraphQL operation it ran, the kind of caller it turned out to be, and whether a token
+ * it presented was refused. One mutable object per request, attached at the start; the REST layer
+ * may hand the GraphQL pipeline a derived request (`Object.create(req)`), which still reaches this
+ * object through its prototype.
  */
 import type { IncomingMessage } from 'node:http';
 
@@ -12,6 +13,8 @@ export interface RequestFacts {
   /** The operation name; `anonymous` for an unnamed GraphQL operation. */
   operation?: string;
   caller?: CallerKind;
+  /** `refused` when the request presented an `X-ApiToken` that is not recognised. */
+  apiToken?: 'refused';
 }
 
 const FACTS = Symbol('requestFacts');

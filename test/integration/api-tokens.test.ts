@@ -115,3 +115,69 @@ describe('issued API tokens', () => {
     await expect(revokeApiToken('99999999999999999999')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
+
+describe('a token not recognised', () => {
+  const WARNING = '299 - "X-ApiToken not recognised: answered as an anonymous caller"';
+  const graphqlAs = (token: string | undefined, query = VIEWER) => {
+    const call = app.client().post('/graphql');
+    return (token === undefined ? call : call.set('X-ApiToken', token)).send({ query });
+  };
+
+  /** A wrong token, a revoked one, placeholders left in a client's configuration, one that cannot be decoded. */
+  async function unrecognisedTokens() {
+    const revoked = await issueApiToken({ name: `gone-${unique()}` });
+    await revokeApiToken(String(revoked.id));
+    return [`rrs_${unique()}`, revoked.token, '<your token here>', 'changeme', '%E0%A4%A'];
+  }
+
+  it('is served as anonymous, as ever, with a Warning saying so, through REST and GraphQL', async () => {
+    for (const token of await unrecognisedTokens()) {
+      const me = await app.client().get('/api/personne/me').set('X-ApiToken', token);
+      expect(me.status, token).toBe(200);
+      expect(me.body.kind, token).toBe('anonymous');
+      expect(me.headers.warning, token).toBe(WARNING);
+      // Refused for want of rights: the warning tells the client why it was taken for nobody.
+      const add = await addPerson(app, token);
+      expect(add.status, token).toBe(401);
+      expect(add.headers.warning, token).toBe(WARNING);
+      const answer = await graphqlAs(token);
+      expect(answer.status, token).toBe(200);
+      expect(answer.body.data.viewer, token).toEqual({ kind: 'anonymous', allRights: false });
+      expect(answer.headers.warning, token).toBe(WARNING);
+    }
+  });
+
+  it('gives no warning to a valid token, to a request without one, or where no token is read', async () => {
+    const issued = await issueApiToken({ name: `fine-${unique()}` });
+    const valid = await app.client().get('/api/personne/me').set('X-ApiToken', issued.token);
+    expect(valid.body.kind).toBe('token');
+    expect(valid.headers).not.toHaveProperty('warning');
+    expect((await graphqlAs(issued.token)).headers).not.toHaveProperty('warning');
+    expect((await app.client().get('/api/personne/me')).headers).not.toHaveProperty('warning');
+    // An empty header is no token (nor counted as a wrong one).
+    expect((await app.client().get('/api/personne/me').set('X-ApiToken', '')).headers).not.toHaveProperty(
+      'warning',
+    );
+    expect((await graphqlAs(undefined)).headers).not.toHaveProperty('warning');
+    // /api/public/ routes answer every caller as anonymous without examining a token: nothing to say.
+    const publicRead = await app.client().get('/api/public/999999999').set('X-ApiToken', `rrs_${unique()}`);
+    expect(publicRead.status).toBe(404);
+    expect(publicRead.headers).not.toHaveProperty('warning');
+  });
+
+  it('is answered 429 once it failed too often, without the warning of an answer it did not get', async () => {
+    const token = `rrs_${unique()}`;
+    for (let i = 0; i < 10; i++) {
+      expect((await app.client().get('/api/personne/me').set('X-ApiToken', token)).headers.warning).toBe(
+        WARNING,
+      );
+    }
+    for (const limited of [
+      await app.client().get('/api/personne/me').set('X-ApiToken', token),
+      await graphqlAs(token),
+    ]) {
+      expect(limited.status).toBe(429);
+      expect(limited.headers).not.toHaveProperty('warning');
+    }
+  });
+});

@@ -159,6 +159,16 @@ describe('CORS', () => {
     expect(fromElsewhere.headers['access-control-allow-credentials']).toBeUndefined();
   });
 
+  it('lets a lab page read the Warning of an unrecognised token, and the request id', async () => {
+    const response = await app
+      .client()
+      .get('/api/personne/current')
+      .set('Origin', labOrigin())
+      .set('X-ApiToken', 'not-a-token-here');
+    expect(response.headers.warning).toMatch(/^299 - "X-ApiToken not recognised/);
+    expect(response.headers['access-control-expose-headers']).toBe('X-Request-Id,Warning');
+  });
+
   it('sends Access-Control-Allow-Origin: * on /public/ routes, without credentials', async () => {
     const response = await app.client().get('/api/public/123').set('Origin', 'https://anyone.example');
     expect(response.headers['access-control-allow-origin']).toBe('*');

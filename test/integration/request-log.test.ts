@@ -95,6 +95,32 @@ describe('request log', () => {
     expect(info.lines.length).toBe(before);
   });
 
+  it('says that a token was presented and refused, never what it was', async () => {
+    const client = () => request(info.instance.app);
+    const token = 'rrs_not-a-token-of-this-repository';
+    await client().get('/api/personne/me').set('X-ApiToken', token).set('X-Request-Id', 'refused-rest');
+    await client()
+      .post('/graphql')
+      .set('X-ApiToken', token)
+      .set('X-Request-Id', 'refused-graphql')
+      .send({ query: '{ viewer { kind } }' });
+    await client().get('/api/personne/me').set('X-ApiToken', API_TOKEN).set('X-Request-Id', 'accepted');
+    await client().get('/api/personne/me').set('X-Request-Id', 'without');
+    for (const reqId of ['refused-rest', 'refused-graphql']) {
+      const lines = info.lines.filter((l) => l.reqId === reqId);
+      expect(lines).toEqual([
+        expect.objectContaining({ msg: 'request completed', caller: 'anonymous', apiToken: 'refused' }),
+      ]);
+      expect(JSON.stringify(lines)).not.toContain('not-a-token');
+    }
+    const [accepted] = info.lines.filter((l) => l.reqId === 'accepted');
+    expect(accepted).toMatchObject({ caller: 'token' });
+    expect(accepted).not.toHaveProperty('apiToken');
+    const [without] = info.lines.filter((l) => l.reqId === 'without');
+    expect(without).toMatchObject({ caller: 'anonymous' });
+    expect(without).not.toHaveProperty('apiToken');
+  });
+
   it('gives the lines logged during a request its id', async () => {
     const client = () => request(info.instance.app);
     // A hostile body is refused, and the refusal logged through the request's logger.
