@@ -14,7 +14,30 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 
 const { options, paths } = workerData;
-const html = renderGraphiQL(options);
+
+/**
+ * GraphiQL's tabs are framer-motion drag items constrained to the tab bar. When the bar widens
+ * after its first layout (it does as the page settles), framer-motion moves each tab "to the same
+ * place within the constraints" and leaves every tab translated to the bar's right end. GraphiQL's
+ * CSS hides those transforms on tabs without focus, so nothing shows until a mousedown focuses a
+ * tab: its transform applies, the tab slides from under the pointer, the mouseup lands on the bar
+ * and the click never reaches the tab's button (the first click on a tab did nothing; the second,
+ * after the drag's end had reset the transform, worked). Without the constraint the tabs keep
+ * their place; a dragged tab still reorders and snaps back on release.
+ */
+const TAB_DRAG_CONSTRAINT = /dragConstraints:[\w$]+,(?=value:)/g;
+
+function withoutTabDragConstraint(page) {
+  const found = page.match(TAB_DRAG_CONSTRAINT)?.length ?? 0;
+  if (found !== 1) {
+    throw new Error(
+      `GraphiQL's tab bar changed (${found} tab drag constraints instead of 1): review src/gateway/graphiql-render.mjs`,
+    );
+  }
+  return page.replace(TAB_DRAG_CONSTRAINT, '');
+}
+
+const html = withoutTabDragConstraint(renderGraphiQL(options));
 const scriptDigests = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
   (match) => `'sha256-${createHash('sha256').update(match[1]).digest('base64')}'`,
 );

@@ -1,8 +1,8 @@
 /**
  * GraphiQL in a real browser (Debian's Chromium, driven by playwright-core) under its strict
  * Content-Security-Policy: the page loads without a single violation or script error, runs an
- * operation and shows its result, completes the fields of typed inputs as one types, and refuses to
- * be framed by another site.
+ * operation and shows its result, switches example tabs on a person's first click, completes the
+ * fields of typed inputs as one types, and refuses to be framed by another site.
  *
  * Needs Chromium (`apt-get install chromium`; `.ci/run` installs it). Without it the file is
  * skipped with a message, unless REQUIRE_BROWSER=1 (CI), where a missing browser fails.
@@ -84,8 +84,7 @@ describe.runIf(browserAvailable)('GraphiQL in Chromium', () => {
       expect(names.some((name) => name.includes(operation))).toBe(true);
     }
     const example = page.getByRole('tab', { name: 'SearchResources' });
-    // A click on a tab is a drag start for the tab bar (tabs can be reordered): dispatch the click.
-    await example.getByRole('button', { name: 'SearchResources' }).dispatchEvent('click');
+    await example.getByRole('button', { name: 'SearchResources' }).click();
     await expect.poll(() => example.getAttribute('aria-selected'), { timeout: 10_000 }).toBe('true');
     await expect
       .poll(() => page.locator('.graphiql-query-editor').innerText(), { timeout: 10_000 })
@@ -110,6 +109,36 @@ describe.runIf(browserAvailable)('GraphiQL in Chromium', () => {
     await page.getByRole('button', { name: 'Headers' }).click();
     await expect.poll(() => text('.graphiql-editor-tool'), { timeout: 10_000 }).toContain('"X-ApiToken"');
     await page.screenshot({ path: screenshotPath('graphiql-example') });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('switches example tabs on the first real mouse click, each showing its operation and variables', async () => {
+    // Tall enough for the editors to draw every line of the longest example (they draw only what shows).
+    const page = await browser.newPage({ viewport: { width: 1400, height: 2000 } });
+    const problems = await watchProblems(page);
+    await page.goto(`${base}/graphql`);
+    const tabs = page.locator('.graphiql-tab');
+    await expect.poll(() => tabs.count(), { timeout: 30_000 }).toBe(GRAPHIQL_EXAMPLES.length);
+    await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor({ timeout: 30_000 });
+    // The editors draw spaces as no-break spaces.
+    const text = async (selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, ' ');
+    // The editor tools open on the headers (they hold the token hint): show the variables.
+    await page.getByRole('button', { name: 'Variables' }).click();
+    // Every tab but the first, then back to the first: each switch is a single trusted click.
+    const order = [...GRAPHIQL_EXAMPLES.slice(1), GRAPHIQL_EXAMPLES[0]!];
+    for (const { operation, variables } of order) {
+      await page.getByRole('tab', { name: operation }).getByRole('button', { name: operation }).click();
+      await expect
+        .poll(() => text('.graphiql-query-editor .view-lines'), { timeout: 5_000 })
+        .toMatch(new RegExp(`query ${operation}\\b`));
+      // The lines drawn in the variables editor (the headers editor beside it is hidden), without
+      // the line numbers of the margin.
+      const shown = page.locator('.graphiql-editor-tool .view-lines').filter({ visible: true });
+      expect((await shown.innerText()).replace(/\s+/g, ' ')).toBe(
+        JSON.stringify(variables, null, 2).replace(/\s+/g, ' '),
+      );
+    }
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
