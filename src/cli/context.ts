@@ -120,26 +120,8 @@ const noAuthentication: AbuseLimits = {
 
 export const operatorViewer: Viewer = Object.freeze({ ...anonymousViewer, kind: 'token', allRights: true });
 
-/** Opens the service's database (migrated), runs `work`, and closes everything whatever happens. */
-export async function withService<T>(work: (cli: CliContext) => Promise<T>): Promise<T> {
-  const config = cliConfig();
-  // Logs go to stderr (stdout is the command's output), and only warnings unless LOG_LEVEL says more.
-  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', process.stderr);
-  try {
-    await waitForDatabase(config.databaseUrl, { ...config.lifecycle, databaseWaitMs: 0 }, logger);
-    await applyMigrations(config.databaseUrl, logger);
-  } catch (error) {
-    if (error instanceof DatabaseUnreachableError || error instanceof MigrationError) {
-      throw new CliError(error.message, EXIT.environment);
-    }
-    throw new CliError(
-      `Cannot use the database ${redact(config.databaseUrl)}: ${(error as Error).message}`,
-      EXIT.environment,
-    );
-  }
-  // Prisma's warnings go to the CLI's logger (stderr): stdout holds the results only.
-  await openDatabase(config.databaseUrl, { logger });
-  const services: Services = { ...coreServices(config, logger), abuse: noAuthentication };
+/** The tool's context on an open database (tests build one on theirs to run a command's work). */
+export function createCliContext(config: Config, services: Services, logger: Logger): CliContext {
   const as = (viewer: Viewer = operatorViewer): Context => {
     const context: Context = {
       requestId: 'cli',
@@ -161,8 +143,31 @@ export async function withService<T>(work: (cli: CliContext) => Promise<T>): Pro
     const session: SessionHandle = { ...noSession, personOid: () => person.oid };
     return as(await resolveViewer(false, session, config));
   };
+  return { config, services, logger, as, asPerson };
+}
+
+/** Opens the service's database (migrated), runs `work`, and closes everything whatever happens. */
+export async function withService<T>(work: (cli: CliContext) => Promise<T>): Promise<T> {
+  const config = cliConfig();
+  // Logs go to stderr (stdout is the command's output), and only warnings unless LOG_LEVEL says more.
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', process.stderr);
   try {
-    return await work({ config, services, logger, as, asPerson });
+    await waitForDatabase(config.databaseUrl, { ...config.lifecycle, databaseWaitMs: 0 }, logger);
+    await applyMigrations(config.databaseUrl, logger);
+  } catch (error) {
+    if (error instanceof DatabaseUnreachableError || error instanceof MigrationError) {
+      throw new CliError(error.message, EXIT.environment);
+    }
+    throw new CliError(
+      `Cannot use the database ${redact(config.databaseUrl)}: ${(error as Error).message}`,
+      EXIT.environment,
+    );
+  }
+  // Prisma's warnings go to the CLI's logger (stderr): stdout holds the results only.
+  await openDatabase(config.databaseUrl, { logger });
+  const services: Services = { ...coreServices(config, logger), abuse: noAuthentication };
+  try {
+    return await work(createCliContext(config, services, logger));
   } finally {
     services.database.stop();
     await services.abuse.close();
