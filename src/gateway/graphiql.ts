@@ -4,9 +4,10 @@
  * those scripts by their SHA-256 digests: no other script, inline or from elsewhere, can run in the
  * page, and only this service may frame it.
  *
- * The page opens on example tabs, one per domain, taken from the named operations the REST routes
- * run (src/rest/operations/). It is compressed once (gzip and brotli) and carries an ETag, so a
- * browser revalidates it with a 304 instead of downloading it again.
+ * The page opens on example tabs, one per domain (src/gateway/graphiql-examples.ts), whose variables
+ * come from the database: the page is rendered again when they change, not on every visit. It is
+ * compressed once (gzip and brotli) and carries an ETag, so a browser revalidates it with a 304
+ * instead of downloading it again.
  *
  * The page lives in files, not in this process's memory: a worker thread renders it and writes it
  * and its compressed copies to a private temporary folder, this process opens the three files and
@@ -21,7 +22,6 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type DocumentNode, type FragmentDefinitionNode, Kind, print, visit } from 'graphql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 export type PageEncoding = 'br' | 'gzip';
@@ -34,7 +34,9 @@ export interface RenderedPage {
   etag(encoding: PageEncoding | 'identity'): string;
   /**
    * The open file holding the page as sent in `encoding`, and its length. Shared by every visit:
-   * read it at explicit positions (a stream with `start: 0`), and never close it.
+   * read it at explicit positions (a stream with `start: 0`), and never close it. The file closes
+   * once the page is collected (a page replaced by one with other tabs): hold the page, not the
+   * descriptor, until the last read.
    */
   file(encoding: PageEncoding | 'identity'): { fd: number; size: number };
 }
@@ -42,7 +44,7 @@ export interface RenderedPage {
 export interface GraphiQLPage {
   /** The options Yoga renders the page with. */
   options: GraphiQLOptions;
-  /** The page, rendered on the first visit. */
+  /** The page with the current example tabs, rendered on the first visit and when they change. */
   rendered(): Promise<RenderedPage>;
 }
 
@@ -54,69 +56,6 @@ export const TOKEN_HEADER_HINT = [
   '  // "X-ApiToken": "<a token of apiTokens>"',
   '}',
 ].join('\n');
-
-/**
- * The example of each domain: an operation of src/rest/operations/<file>.graphql, with variables
- * that run as they are.
- */
-export const GRAPHIQL_EXAMPLES: ReadonlyArray<{ operation: string; variables: Record<string, unknown> }> = [
-  { operation: 'CurrentSession', variables: {} },
-  {
-    operation: 'SearchResources',
-    variables: {
-      filters: [{ index: 'type', values: ['url'] }],
-      nb: 5,
-      asRef: true,
-      light: false,
-      full: false,
-    },
-  },
-  { operation: 'ResourceByOid', variables: { oid: 1, asRef: false, full: false, droits: true } },
-  { operation: 'GroupByName', variables: { nom: 'Ma classe', full: true } },
-  { operation: 'Jstree', variables: { ref: '1', childrenOnly: false } },
-  { operation: 'BaseIdOfUrl', variables: { baseUrl: 'http://localhost:3000/' } },
-];
-
-/** The operation's text with only the fragments it uses, so that the tab runs on its own. */
-export function operationText(document: DocumentNode, name: string): string {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
-  const operation = document.definitions.find(
-    (definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.name?.value === name,
-  );
-  if (!operation) throw new Error(`No operation ${name}`);
-  const used = new Set<string>();
-  const pending = [operation];
-  while (pending.length > 0) {
-    visit(pending.pop()!, {
-      FragmentSpread(spread) {
-        const fragment = fragments.get(spread.name.value);
-        if (fragment && !used.has(fragment.name.value)) {
-          used.add(fragment.name.value);
-          pending.push(fragment);
-        }
-      },
-    });
-  }
-  return [operation, ...[...used].map((fragmentName) => fragments.get(fragmentName)!)]
-    .map((d) => print(d))
-    .join('\n\n');
-}
-
-/** The tabs GraphiQL opens with (unless the browser kept tabs of an earlier visit). */
-export function exampleTabs(operations: ReadonlyMap<string, DocumentNode>): GraphiQLOptions['defaultTabs'] {
-  return GRAPHIQL_EXAMPLES.map(({ operation, variables }) => {
-    const document = operations.get(operation);
-    if (!document) throw new Error(`GraphiQL example names unknown operation ${operation}`);
-    return {
-      query: operationText(document, operation),
-      variables: JSON.stringify(variables, null, 2),
-      headers: TOKEN_HEADER_HINT,
-    };
-  });
-}
 
 const RENDERER = new URL('./graphiql-render.mjs', import.meta.url);
 
@@ -148,9 +87,12 @@ function renderInWorker(options: GraphiQLOptions, paths: Record<Encoding, string
   });
 }
 
-export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
-  let rendered: Promise<RenderedPage> | undefined;
-  const render = async (): Promise<RenderedPage> => {
+type Tabs = NonNullable<GraphiQLOptions['defaultTabs']>;
+
+/** `tabs` gives each visit's example tabs (they may change while the service runs). */
+export function graphiqlPage(options: GraphiQLOptions, tabs?: () => Promise<Tabs>): GraphiQLPage {
+  let current: { key: string; page: Promise<RenderedPage> } | undefined;
+  const render = async (options: GraphiQLOptions): Promise<RenderedPage> => {
     // mkdtemp: a folder only this user can read.
     const dir = mkdtempSync(join(tmpdir(), 'rrs-graphiql-'));
     let rendering: RenderResult;
@@ -206,15 +148,19 @@ export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
   };
   return {
     options,
-    rendered() {
-      if (!rendered) {
-        rendered = render();
+    async rendered() {
+      const defaultTabs = tabs ? await tabs() : options.defaultTabs;
+      const key = JSON.stringify(defaultTabs ?? null);
+      if (current?.key !== key) {
+        // The page it replaces closes its files once no visit reads them (openFiles).
+        const entry = { key, page: render({ ...options, defaultTabs }) };
+        current = entry;
         // A failure is not kept: the next visit tries again.
-        rendered.catch(() => {
-          rendered = undefined;
+        entry.page.catch(() => {
+          if (current === entry) current = undefined;
         });
       }
-      return rendered;
+      return current.page;
     },
   };
 }

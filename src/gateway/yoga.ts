@@ -27,7 +27,8 @@ import { countReturnedErrors, useOperationObservation } from '../observability/m
 import { graphqlRequestVerdict, type TransportFacts, useCrossSitePolicy } from '../security/cross-site.ts';
 import { useInputLimits } from '../security/input-limits.ts';
 import { useExecution } from './execution.ts';
-import { exampleTabs, type GraphiQLPage, graphiqlPage, TOKEN_HEADER_HINT } from './graphiql.ts';
+import { type GraphiQLPage, graphiqlPage, TOKEN_HEADER_HINT } from './graphiql.ts';
+import { exampleTabsSource } from './graphiql-examples.ts';
 import { useIntrospectionDepthLimit } from './introspection-depth.ts';
 import { usePublicResponseCache } from './response-cache.ts';
 import { schema } from './schema.ts';
@@ -156,11 +157,10 @@ export function createGraphQLServer(
   });
   if (services.metrics) countReturnedErrors(schema);
   const graphiql = limits.graphiql
-    ? graphiqlPage({
-        title: 'Resource Repository — GraphiQL',
-        defaultTabs: exampleTabs(options.exampleOperations),
-        headers: TOKEN_HEADER_HINT,
-      })
+    ? graphiqlPage(
+        { title: 'Resource Repository — GraphiQL', headers: TOKEN_HEADER_HINT },
+        exampleTabsSource(options.exampleOperations, services.config.baseUrl),
+      )
     : undefined;
   const yoga = createYoga<ServerContext, Context>({
     schema,

@@ -6,7 +6,7 @@
 import { read } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Request, Response } from 'express';
-import type { GraphiQLPage, PageEncoding } from '../gateway/graphiql.ts';
+import type { GraphiQLPage, PageEncoding, RenderedPage } from '../gateway/graphiql.ts';
 import { htmlPageHeaders } from './security-headers.ts';
 import { streamBody } from './stream-body.ts';
 
@@ -14,10 +14,12 @@ const readAt = promisify(read);
 
 /**
  * The file's bytes, read at explicit positions: the descriptor is every visit's, so nothing may
- * move its offset or close it (an fs read stream closes its descriptor when destroyed).
+ * move its offset or close it (an fs read stream closes its descriptor when destroyed). The page is
+ * asked for the descriptor at each read, so that it stays alive (and its file open) until the last.
  */
-async function* fileChunks(fd: number, size: number): AsyncGenerator<Buffer> {
-  for (let position = 0; position < size; ) {
+async function* fileChunks(page: RenderedPage, encoding: PageEncoding | 'identity'): AsyncGenerator<Buffer> {
+  for (let position = 0, size = page.file(encoding).size; position < size; ) {
+    const { fd } = page.file(encoding);
     const length = Math.min(64 * 1024, size - position);
     const { bytesRead, buffer } = await readAt(fd, Buffer.allocUnsafe(length), 0, length, position);
     if (bytesRead === 0) throw new Error('The GraphiQL page file ended early');
@@ -43,8 +45,7 @@ export async function sendGraphiQL(page: GraphiQLPage, req: Request, res: Respon
     res.status(304).end();
     return;
   }
-  const { fd, size } = rendered.file(encoding);
   if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
-  res.setHeader('Content-Length', size);
-  await streamBody(fileChunks(fd, size), res);
+  res.setHeader('Content-Length', rendered.file(encoding).size);
+  await streamBody(fileChunks(rendered, encoding), res);
 }
