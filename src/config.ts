@@ -189,6 +189,12 @@ export const configSchema = z
      */
     devLogin: z.boolean().default(false),
     /**
+     * The development login answers callers on loopback only (src/security/loopback.ts), since
+     * anyone it answers can make themselves administrator; this opens it to every address (a
+     * container, a phone on the local network).
+     */
+    devLoginAllowRemote: z.boolean().default(false),
+    /**
      * Prometheus metrics at `GET /metrics` (src/observability/metrics.ts): served, and collected,
      * only when a bearer token is configured; scrapers send `Authorization: Bearer <token>`.
      */
@@ -352,6 +358,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     overrides.rateLimits = { ...(typeof fileLimits === 'object' ? fileLimits : {}), redisUrl: env.REDIS_URL };
   }
   if (env.DEV_LOGIN !== undefined) overrides.devLogin = /^(1|true|yes|on)$/i.test(env.DEV_LOGIN.trim());
+  if (env.DEV_LOGIN_ALLOW_REMOTE !== undefined) {
+    overrides.devLoginAllowRemote = /^(1|true|yes|on)$/i.test(env.DEV_LOGIN_ALLOW_REMOTE.trim());
+  }
   const config = parseConfig({ ...fromFile, ...overrides });
   assertFitForEnvironment(config, env);
   return config;

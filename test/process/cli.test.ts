@@ -278,6 +278,16 @@ describe('rrs config check', () => {
     expect(bySubject.sessionSecret).toMatchObject({ ok: false });
   });
 
+  it('notes the development login, and whether it answers other machines', async () => {
+    const local = await rrs(['config', 'check'], { settings: { ...config, devLogin: true } });
+    expect(local.stdout).toContain('• devLogin: on, for callers on this machine only');
+    const open = await rrs(['config', 'check'], {
+      settings: { ...config, devLogin: true },
+      env: { DEV_LOGIN_ALLOW_REMOTE: '1' },
+    });
+    expect(open.stdout).toContain('• devLogin: on, for every address (devLoginAllowRemote)');
+  });
+
   it('passes a sound configuration, and the other commands refuse an invalid one with exit code 3', async () => {
     const sound = await rrs(['config', 'check'], {
       settings: { ...config, apiTokens: ['a-configured-token-0123456789'] },

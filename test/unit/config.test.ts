@@ -115,6 +115,18 @@ describe('metrics', () => {
   });
 });
 
+describe('development login', () => {
+  it('answers this machine only by default; devLoginAllowRemote or DEV_LOGIN_ALLOW_REMOTE opens it', () => {
+    expect(parseConfig(minimal)).toMatchObject({ devLogin: false, devLoginAllowRemote: false });
+    const file = configFile({ ...minimal, devLogin: true, devLoginAllowRemote: true });
+    expect(loadConfig({ CONFIG_FILE: file })).toMatchObject({ devLogin: true, devLoginAllowRemote: true });
+    expect(loadConfig({ CONFIG_FILE: file, DEV_LOGIN_ALLOW_REMOTE: '0' }).devLoginAllowRemote).toBe(false);
+    const local = configFile({ ...minimal, devLogin: true });
+    expect(loadConfig({ CONFIG_FILE: local, DEV_LOGIN_ALLOW_REMOTE: '1' }).devLoginAllowRemote).toBe(true);
+    expect(() => parseConfig({ ...minimal, devLoginAllowRemote: 'yes' })).toThrow(/devLoginAllowRemote/);
+  });
+});
+
 describe('heap growth', () => {
   it('is 100 % by default, 0 leaves V8 its own factor, HEAP_GROWTH_PERCENT overrides the file', () => {
     expect(parseConfig(minimal).heapGrowthPercent).toBe(100);

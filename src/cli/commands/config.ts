@@ -126,7 +126,16 @@ export async function checkConfiguration(env: NodeJS.ProcessEnv = process.env): 
   if (production && config.graphql.exposeInternalErrors) {
     checks.push(problem('graphql.exposeInternalErrors', 'must be false in production'));
   }
-  if (config.devLogin) checks.push(note('devLogin', 'on: anyone can log in by pid (development only)'));
+  if (config.devLogin) {
+    checks.push(
+      note(
+        'devLogin',
+        config.devLoginAllowRemote
+          ? 'on, for every address (devLoginAllowRemote): anyone who reaches the service can log in by pid, as administrator (development only)'
+          : 'on, for callers on this machine only: anyone on it can log in by pid (development only)',
+      ),
+    );
+  }
   checks.push(...(await databaseChecks(config)));
   const remotes = await Promise.all([
     ...config.labs.map((lab) => reachable(`lab ${lab.baseId}`, lab.baseUrl, config.http.labTimeoutMs)),
