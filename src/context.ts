@@ -19,6 +19,7 @@ import { requestFacts } from './logging/request-facts.ts';
 import { type RequestLog, RequestLogger } from './logging/request-log.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { AbuseLimits } from './security/abuse-limits.ts';
+import { isLoopbackRequest } from './security/loopback.ts';
 
 /** Long-lived collaborators of one service instance. */
 export interface Services {
@@ -67,6 +68,8 @@ export interface Context {
   credentials: { apiToken: boolean };
   /** The client's address (`req.ip`: honours `http.trustProxy`), for per-address limits. */
   clientAddress: string;
+  /** The request came from this machine, by its socket and whatever it forwards (src/security/loopback.ts). */
+  fromLoopback: boolean;
   session: SessionHandle;
   /** Resolves the caller again from the same credentials (after a login or logout). */
   identify(): Promise<Viewer>;
@@ -124,6 +127,7 @@ export function createContextFactory(services: Services) {
       viewer,
       credentials: { apiToken },
       clientAddress,
+      fromLoopback: isLoopbackRequest(req),
       session,
       identify,
       cache: new Map(),

@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   CROSS_SITE_REQUEST: 403,
   LAB_NOT_ALLOWED: 403,
   LAB_LOGIN_REJECTED: 401,
+  DEV_LOGIN_OFF: 404,
+  DEV_LOGIN_REMOTE: 403,
   UPSTREAM_UNAVAILABLE: 502,
   UPSTREAM_TIMEOUT: 504,
   SERVICE_UNAVAILABLE: 503,
@@ -107,6 +109,22 @@ export class LabNotAllowedError extends DomainError {
 export class LabLoginRejectedError extends DomainError {
   constructor(message: string) {
     super('LAB_LOGIN_REJECTED', message);
+  }
+}
+
+/**
+ * The development login does not answer here: it is off (the service offers no such login, hence
+ * 404), or on for callers on this machine only (403). The message says how to turn it on, since the
+ * one reading it is a developer trying it.
+ */
+export class DevLoginUnavailableError extends DomainError {
+  constructor(reason: 'off' | 'remote') {
+    super(
+      reason === 'off' ? 'DEV_LOGIN_OFF' : 'DEV_LOGIN_REMOTE',
+      reason === 'off'
+        ? 'Connexion de développement désactivée : démarrez le service avec DEV_LOGIN=1 (ou "devLogin": true dans la configuration), jamais en production'
+        : 'Connexion de développement désactivée pour les appels distants : elle ne répond qu’aux appels de cette machine (127.0.0.1, ::1) ; pour l’ouvrir à d’autres adresses, démarrez le service avec DEV_LOGIN_ALLOW_REMOTE=1 (ou "devLoginAllowRemote": true dans la configuration)',
+    );
   }
 }
 

@@ -131,6 +131,7 @@ export function createCliContext(config: Config, services: Services, logger: Log
       viewer,
       credentials: { apiToken: viewer.kind === 'token' },
       clientAddress: 'cli',
+      fromLoopback: true,
       session: noSession,
       identify: async () => context.viewer,
       cache: new Map(),

@@ -6,6 +6,7 @@
 import {
   AuthenticationRequiredError,
   ConflictError,
+  DevLoginUnavailableError,
   type DomainError,
   ERROR_CODES,
   type ErrorCode,
@@ -30,6 +31,10 @@ const CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   CROSS_SITE_REQUEST: 'A state change sent by a page of another site, refused (REST: 403).',
   LAB_NOT_ALLOWED: 'The lab is not one the configuration allows (REST: 403).',
   LAB_LOGIN_REJECTED: 'The lab did not vouch for the user (REST: 401).',
+  DEV_LOGIN_OFF:
+    'The development login is off (configuration `devLogin`, or `DEV_LOGIN=1`); the message says how to turn it on (REST: 404).',
+  DEV_LOGIN_REMOTE:
+    'The development login answers callers on this machine only (`devLoginAllowRemote`, or `DEV_LOGIN_ALLOW_REMOTE=1`, opens it) (REST: 403).',
   UPSTREAM_UNAVAILABLE: 'A lab or peer repository failed to answer properly (REST: 502).',
   UPSTREAM_TIMEOUT: 'A lab or peer repository answered too late (REST: 504).',
   SERVICE_UNAVAILABLE: 'The database cannot be reached; retry shortly (REST: 503).',
@@ -51,6 +56,8 @@ const ERROR_TYPE_DESCRIPTIONS: Record<string, string> = {
   ConflictError: 'The change conflicts with the stored state (code CONFLICT).',
   LabNotAllowedError: 'The lab named is not allowed to log users in here (code LAB_NOT_ALLOWED).',
   LabLoginRejectedError: 'The lab did not vouch for the token (code LAB_LOGIN_REJECTED).',
+  DevLoginUnavailableError:
+    'The development login is off, or refuses callers from other machines; the message says how to turn it on (codes DEV_LOGIN_*).',
   UpstreamError: 'A lab or peer repository could not be reached in time, or failed (codes UPSTREAM_*).',
   InvalidInputError: 'The input cannot be accepted (code INVALID_INPUT); every problem is listed.',
   ResourceNotFoundError: 'No resource has this id, or the caller may not know it exists (code NOT_FOUND).',
@@ -109,6 +116,7 @@ errorType(ConflictError, 'ConflictError');
 errorType(LabNotAllowedError, 'LabNotAllowedError');
 errorType(LabLoginRejectedError, 'LabLoginRejectedError');
 errorType(UpstreamError, 'UpstreamError', ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT']);
+errorType(DevLoginUnavailableError, 'DevLoginUnavailableError', ['DEV_LOGIN_OFF', 'DEV_LOGIN_REMOTE']);
 
 errorTypeCodes.set('InvalidInputError', ['INVALID_INPUT']);
 builder.objectType(InvalidInputError, {

@@ -2,12 +2,15 @@
  * Development login (`devLogin: true` only): logs in any pid, creating the person when needed and
  * granting the roles asked for, and starts a session exactly as a lab login does. It lets a
  * newcomer try groups and rights without writing a lab. Refused in production by the configuration
- * (src/config.ts assertFitForEnvironment); switched off, it answers "not found", as if absent.
+ * (src/config.ts assertFitForEnvironment); switched off, it says so and how to turn it on.
+ *
+ * Whoever it answers can make themselves administrator, so it answers callers on this machine only
+ * unless `devLoginAllowRemote`.
  */
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Context } from '../../context.ts';
 import { db } from '../../db/client.ts';
-import { InvalidInputError, NotFoundError } from '../../errors.ts';
+import { DevLoginUnavailableError, InvalidInputError } from '../../errors.ts';
 import { addPerson, isPid } from '../persons/persons.service.ts';
 
 export interface DevLoginInput {
@@ -20,7 +23,11 @@ export interface DevLoginInput {
 }
 
 export async function devLogin(context: Context, input: DevLoginInput): Promise<Viewer> {
-  if (!context.config.devLogin) throw new NotFoundError();
+  if (!context.config.devLogin) throw new DevLoginUnavailableError('off');
+  if (!context.fromLoopback && !context.config.devLoginAllowRemote) {
+    context.log.warn({ address: context.clientAddress }, 'development login refused to a remote caller');
+    throw new DevLoginUnavailableError('remote');
+  }
   const pid = input.pid?.trim() ?? '';
   if (!isPid(pid)) throw new InvalidInputError('pid : de la forme origine/id, par exemple dev/alice');
   const separator = pid.indexOf('/');

@@ -6,10 +6,10 @@ import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
 import { db } from '../../db/client.ts';
 import {
+  DevLoginUnavailableError,
   InvalidInputError,
   LabLoginRejectedError,
   LabNotAllowedError,
-  NotFoundError,
   UpstreamError,
 } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
@@ -126,15 +126,17 @@ builder.mutationFields((t) => ({
   devLogin: t.field({
     type: ViewerType,
     description:
-      'Development only (configuration `devLogin: true`, never in production): logs in `pid`, creating the person, with the administrator-granted `roles` given. NOT_FOUND when switched off.',
+      'Development only (configuration `devLogin: true` or `DEV_LOGIN=1`, never in production): logs in `pid`, creating the person, with `roles` granted by the development login (they grant nothing once it is off). Answers callers on this machine only unless `devLoginAllowRemote`. DEV_LOGIN_OFF or DEV_LOGIN_REMOTE otherwise, with how to turn it on.',
     authScopes: { public: true },
-    errors: { types: [InvalidInputError, NotFoundError] },
+    errors: { types: [InvalidInputError, DevLoginUnavailableError] },
     args: {
       pid: t.arg.string({ description: 'The person’s pid (`origin/id`); created when unknown.' }),
       nom: t.arg.string({ description: 'Family name, for a new person.' }),
       prenom: t.arg.string({ description: 'Given name, for a new person.' }),
       email: t.arg.string({ description: 'E-mail, for a new person.' }),
-      roles: t.arg.stringList({ description: 'Roles to grant (replace those an administrator granted).' }),
+      roles: t.arg.stringList({
+        description: 'Roles to grant (replace those the development login granted before; others stay).',
+      }),
     },
     resolve: (_root, args, context) => devLogin(context, args),
   }),

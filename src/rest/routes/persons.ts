@@ -58,7 +58,8 @@ export const personRoutes: LegacyRoute[] = [
     doc: { summary: 'Log out (ends the session)' },
   },
   {
-    // Development only (`devLogin: true`); a 404 otherwise.
+    // Development only (`devLogin: true`), for callers on this machine unless `devLoginAllowRemote`:
+    // a 404 when off, a 403 to a remote caller, each saying how to turn it on.
     method: 'post',
     paths: ['/api/dev/connexion'],
     operation: 'DevLogin',
@@ -72,7 +73,7 @@ export const personRoutes: LegacyRoute[] = [
     shape: (viewer) => ({ ...viewer.person, permissions: viewer.permissions }),
     doc: {
       summary:
-        'Development login (only with `devLogin: true`, never in production): opens a session for a pid',
+        'Development login (only with `devLogin: true` or `DEV_LOGIN=1`, never in production; callers on this machine only unless `devLoginAllowRemote`): opens a session for a pid',
       body: {
         type: 'object',
         properties: {
