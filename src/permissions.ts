@@ -25,6 +25,23 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * Who granted a role (`PersonRole.source`): an administrator (the CLI, `personne/add`), a lab's
+ * login, or the development login.
+ */
+export type RoleSource = 'admin' | 'lab' | 'devLogin';
+
+/**
+ * Whether a role granted by `source` counts. The development login's grants count only while it
+ * is on: whoever used it could give themselves any role, and turning it off must take that back.
+ * They are kept rather than deleted at start, so that every process (an instance, the CLI) decides
+ * by its own configuration, none depends on another having started, and turning the development
+ * login on again gives developers back what they had.
+ */
+export function roleSourceGrants(source: string, config: { devLogin: boolean }): boolean {
+  return source !== 'devLogin' || config.devLogin;
+}
+
 /** Permissions granted by a set of roles; unknown roles grant nothing. */
 export function permissionsOf(
   roles: Iterable<string>,

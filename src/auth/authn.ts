@@ -59,7 +59,9 @@ export async function resolveViewer(
   if (!person) {
     return tokenCaller ? { ...anonymousViewer, kind: 'token', allRights: true } : anonymousViewer;
   }
-  const permissions = permissionsOf(person.roles, config.roles);
+  // The development login's grants count only while it is on (src/permissions.ts roleSourceGrants).
+  const roles = config.devLogin ? [...person.roles, ...person.devLoginRoles].sort() : person.roles;
+  const permissions = permissionsOf(roles, config.roles);
   return {
     kind: 'person',
     person: {
@@ -67,7 +69,7 @@ export async function resolveViewer(
       pid: person.pid,
       nom: person.nom,
       prenom: person.prenom,
-      roles: person.roles,
+      roles,
       groupOids: new Set(person.groupOids),
     },
     allRights: tokenCaller || permissions.has('allRights'),

@@ -11,33 +11,53 @@ export interface PersonFacts {
   pid: string;
   nom: string;
   prenom: string;
+  /** Roles granted by an administrator or a lab. */
   roles: string[];
+  /** Roles granted by the development login: they count only while it is on (src/permissions.ts). */
+  devLoginRoles: string[];
   /** Groups the person is a member or a manager of. */
   groupOids: number[];
 }
 
 /**
  * The person whose oid is `oid` (an SQL expression) as one JSON array, or NULL: oid, pid, names,
- * roles, group oids.
+ * roles (the development login's apart), group oids.
  */
 function personFactsColumn(q: Sql, oid: string): string {
   const { dialect } = q;
-  const roles = dialect.jsonArray('r.role', `"PersonRole" r WHERE r."personOid" = p.oid`, 'r.role');
+  const roles = (condition: string) =>
+    dialect.jsonArray('r.role', `"PersonRole" r WHERE r."personOid" = p.oid AND ${condition}`, 'r.role');
   const groups = dialect.jsonArray(
     'g."groupOid"',
     `(SELECT "groupOid" FROM "GroupMember" WHERE "personOid" = p.oid
       UNION SELECT "groupOid" FROM "GroupManager" WHERE "personOid" = p.oid) g`,
     'g."groupOid"',
   );
-  return `(SELECT ${dialect.tuple('p.oid', 'p.pid', 'p.nom', 'p.prenom', roles, groups)} FROM "Person" p WHERE p.oid = ${oid})`;
+  return `(SELECT ${dialect.tuple(
+    'p.oid',
+    'p.pid',
+    'p.nom',
+    'p.prenom',
+    roles(`r.source <> 'devLogin'`),
+    roles(`r.source = 'devLogin'`),
+    groups,
+  )} FROM "Person" p WHERE p.oid = ${oid})`;
 }
 
 function toPersonFacts(column: unknown): PersonFacts | null {
   if (column === null || column === undefined) return null;
   // SQLite nests the two lists as JSON text, PostgreSQL as JSON.
-  const [oid, pid, nom, prenom, roles, groupOids] =
-    json<[number, string, string, string, unknown, unknown]>(column);
-  return { oid, pid, nom, prenom, roles: json(roles), groupOids: json(groupOids) };
+  const [oid, pid, nom, prenom, roles, devLoginRoles, groupOids] =
+    json<[number, string, string, string, unknown, unknown, unknown]>(column);
+  return {
+    oid,
+    pid,
+    nom,
+    prenom,
+    roles: json(roles),
+    devLoginRoles: json(devLoginRoles),
+    groupOids: json(groupOids),
+  };
 }
 
 const personStatement = once((q) =>

@@ -56,7 +56,9 @@ export async function* exportLines(options: ExportOptions): AsyncGenerator<strin
       orderBy: { oid: 'asc' },
       take,
       include: {
-        roles: { select: { role: true } },
+        // The development login's grants are no one's (src/permissions.ts roleSourceGrants), and the
+        // file has no source: imported, they would become an administrator's.
+        roles: { where: { source: { not: 'devLogin' } }, select: { role: true } },
         memberGroups: { select: { group: { select: { nom: true, nomKey: true } } } },
         followedGroups: { select: { group: { select: { nom: true, nomKey: true } } } },
       },

@@ -2,12 +2,14 @@
  * The development login: off unless `devLogin` is on, and then saying how to turn it on (404 /
  * DEV_LOGIN_OFF); on, it logs a pid in like a lab login (session, person created with the roles
  * asked for), so groups can be tried without a lab, for callers on loopback only unless
- * `devLoginAllowRemote`; refused in production.
+ * `devLoginAllowRemote`; its roles are its own and grant nothing once it is off; refused in production.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { db } from '../../src/db/client.ts';
+import { exportLines } from '../../src/transfer/export.service.ts';
+import { addPerson } from '../support/actors.ts';
 import { startApp, type TestApp, testConfig } from '../support/app.ts';
 import { graphql } from '../support/graphql.ts';
 import { serveOnEveryInterface } from '../support/remote-caller.ts';
@@ -171,6 +173,155 @@ describe('development login from another machine', () => {
       .set('Forwarded', 'for=127.0.0.1')
       .send({ pid: `dev/${unique()}` });
     expect(response.status, JSON.stringify(response.body)).toBe(403);
+  });
+});
+
+describe('roles of the development login', () => {
+  const me = (app: TestApp, cookie: string) => app.client().get('/api/personne/me').set('Cookie', cookie);
+
+  it('are stored as its own, and grant nothing once it is off (another instance, same session), until it is on again', async () => {
+    const pid = `dev/${unique()}`;
+    const response = await on
+      .client()
+      .post('/api/dev/connexion')
+      .send({ pid, roles: ['admin'] });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.permissions).toContain('allRights');
+    const cookie = String(response.headers['set-cookie']).split(';')[0]!;
+    const person = await db.person.findUniqueOrThrow({ where: { pid }, include: { roles: true } });
+    expect(person.roles.map((role) => [role.role, role.source])).toEqual([['admin', 'devLogin']]);
+
+    const whileOff = await me(off, cookie);
+    expect(whileOff.body).toMatchObject({ success: true, kind: 'person', allRights: false, permissions: [] });
+    expect(whileOff.body.person).toMatchObject({ pid, roles: [] });
+    const viewer = await graphql(
+      off.client(),
+      '{ viewer { allRights permissions person { pid roles } } }',
+      {},
+      { Cookie: cookie },
+    );
+    expect(viewer.data?.viewer).toEqual({ allRights: false, permissions: [], person: { pid, roles: [] } });
+    // An administrator's read is refused to it.
+    const audit = await graphql(off.client(), '{ auditLog { nextCursor } }', {}, { Cookie: cookie });
+    expect(audit.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(
+      (await graphql(on.client(), '{ auditLog { nextCursor } }', {}, { Cookie: cookie })).errors,
+    ).toBeUndefined();
+
+    expect((await me(on, cookie)).body).toMatchObject({ allRights: true, person: { roles: ['admin'] } });
+  });
+
+  it('leave roles granted by an administrator or a lab alone, and yield to an administrator’s grant', async () => {
+    const idOrigine = unique();
+    const pid = `dev/${idOrigine}`;
+    await addPerson(on, { origine: 'dev', idOrigine, nom: 'Curie', prenom: 'Marie', roles: ['formateur'] });
+    const logged = await on
+      .client()
+      .post('/api/dev/connexion')
+      .send({ pid, roles: ['admin', 'editeur'] });
+    expect(logged.status, JSON.stringify(logged.body)).toBe(200);
+    const sources = async () =>
+      (await db.personRole.findMany({ where: { person: { pid } }, orderBy: { role: 'asc' } })).map((r) => [
+        r.role,
+        r.source,
+      ]);
+    expect(await sources()).toEqual([
+      ['admin', 'devLogin'],
+      ['editeur', 'devLogin'],
+      ['formateur', 'admin'],
+    ]);
+    // The administrator now grants editeur for good: it is theirs, and outlives the development login.
+    await addPerson(on, {
+      origine: 'dev',
+      idOrigine,
+      nom: 'Curie',
+      prenom: 'Marie',
+      roles: ['formateur', 'editeur'],
+    });
+    expect(await sources()).toEqual([
+      ['admin', 'devLogin'],
+      ['editeur', 'admin'],
+      ['formateur', 'admin'],
+    ]);
+    const cookie = String(logged.headers['set-cookie']).split(';')[0]!;
+    expect((await me(off, cookie)).body.person.roles).toEqual(['editeur', 'formateur']);
+  });
+});
+
+describe('development login switched on', () => {
+  it('logs a new pid in with roles, and the session can create a group', async () => {
+    const pid = `dev/${unique()}`;
+    const browser = on.browser();
+    const response = await browser.post('/api/dev/connexion').send({ pid, roles: ['formateur'] });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body).toMatchObject({ success: true, pid, roles: ['formateur'] });
+    expect(response.body.permissions).toContain('createGroupe');
+    const me = await browser.get('/api/personne/me');
+    expect(me.body).toMatchObject({ success: true, kind: 'person', person: { pid } });
+    const group = await browser.post('/api/groupe').send({ nom: `Dev ${unique()}` });
+    expect(group.status, JSON.stringify(group.body)).toBe(200);
+    const person = await db.person.findUniqueOrThrow({ where: { pid }, include: { roles: true } });
+    expect(person.roles.map((role) => [role.role, role.source])).toEqual([['formateur', 'devLogin']]);
+  });
+
+  it('keeps an existing person’s names and roles when only the pid is given (GraphQL)', async () => {
+    const pid = `dev/${unique()}`;
+    await on
+      .browser()
+      .post('/api/dev/connexion')
+      .send({ pid, nom: 'Curie', prenom: 'Marie', roles: ['admin'] });
+    const browser = on.browser();
+    const answer = await graphql(browser, DEV_LOGIN, { pid });
+    expect(answer.data?.devLogin).toEqual({
+      __typename: 'Viewer',
+      kind: 'person',
+      person: { pid, roles: ['admin'] },
+    });
+    expect(await db.person.findUniqueOrThrow({ where: { pid } })).toMatchObject({
+      nom: 'Curie',
+      prenom: 'Marie',
+    });
+  });
+
+  it('refuses a malformed pid or an unknown role, and changes nothing', async () => {
+    const bad = await on.browser().post('/api/dev/connexion').send({ pid: 'no-slash' });
+    expect(bad.status).toBe(400);
+    const pid = `dev/${unique()}`;
+    const unknownRole = await on
+      .browser()
+      .post('/api/dev/connexion')
+      .send({ pid, roles: ['pape'] });
+    expect(unknownRole.status).toBe(400);
+    expect(await db.person.findUnique({ where: { pid } })).toBeNull();
+  });
+
+  it('is refused from another site, like any login', async () => {
+    const response = await on
+      .browser()
+      .post('/api/dev/connexion')
+      .set('Origin', 'https://evil.example')
+      .send({ pid: `dev/${unique()}` });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe('roles of the development login in a transfer file', () => {
+  it('are left out of an export: the file has no source, and an import would make them an administrator’s', async () => {
+    const idOrigine = unique();
+    const pid = `dev/${idOrigine}`;
+    await addPerson(on, { origine: 'dev', idOrigine, nom: 'Curie', prenom: 'Marie', roles: ['formateur'] });
+    const logged = await on
+      .client()
+      .post('/api/dev/connexion')
+      .send({ pid, roles: ['admin'] });
+    expect(logged.status, JSON.stringify(logged.body)).toBe(200);
+    let exported: unknown;
+    for await (const line of exportLines({ baseId: 'repo' })) {
+      const record = JSON.parse(line);
+      if (record.personne?.pid === pid) exported = record.personne;
+    }
+    expect(exported).toMatchObject({ pid, roles: { formateur: true } });
+    expect((exported as { roles: object }).roles).toEqual({ formateur: true });
   });
 });
 

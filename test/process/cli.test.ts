@@ -133,6 +133,32 @@ describe('rrs person', () => {
     expect(updated).toMatchObject({ nom: 'Lovelace', roles: [{ role: 'formateur', source: 'admin' }] });
   });
 
+  it('shows roles the development login granted as such, granting nothing while it is off', async () => {
+    const development = await startApp({ ...config, apiTokens: [], devLogin: true });
+    const pid = `dev/${unique()}`;
+    try {
+      const logged = await development
+        .client()
+        .post('/api/dev/connexion')
+        .send({ pid, roles: ['admin'] });
+      expect(logged.status, JSON.stringify(logged.body)).toBe(200);
+    } finally {
+      await development.close();
+    }
+    const whileOff = await rrs(['person', 'show', pid]);
+    expect(whileOff.stdout).toMatch(
+      /roles: +admin \(granted by the development login, which is off: grants nothing\)\n +permissions: +—\n/,
+    );
+    expect(json(await rrs(['--json', 'person', 'show', pid]))).toMatchObject({
+      roles: [{ role: 'admin', source: 'devLogin', active: false }],
+      permissions: [],
+    });
+    const whileOn = await rrs(['person', 'show', pid], { settings: { ...config, devLogin: true } });
+    expect(whileOn.stdout).toMatch(
+      /roles: +admin \(granted by the development login\)\n +permissions: +allRights, /,
+    );
+  });
+
   it('answers wrong usage with exit code 2 and the help of the command', async () => {
     const run = await rrs(['person', 'create', '--nom', 'Sans pid']);
     expect(run.code).toBe(2);

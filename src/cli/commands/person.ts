@@ -1,9 +1,10 @@
 /** `rrs person create|update|show`: persons and the roles an administrator grants them. */
 import type { Command } from 'commander';
+import type { Config } from '../../config.ts';
 import { db } from '../../db/client.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.ts';
 import { addPerson, isPid } from '../../modules/persons/persons.service.ts';
-import { permissionsOf } from '../../permissions.ts';
+import { permissionsOf, roleSourceGrants } from '../../permissions.ts';
 import { output, withService } from '../context.ts';
 
 interface PersonOptions {
@@ -20,11 +21,21 @@ function splitPid(pid: string): { origine: string; idOrigine: string } {
   return { origine: pid.slice(0, slash), idOrigine: pid.slice(slash + 1) };
 }
 
-/** Who granted a role, by its stored source: an administrator (this tool, GraphQL) or a lab's login. */
-const GRANTED_BY: Record<string, string> = { admin: 'an administrator', lab: 'a lab login' };
+/**
+ * Who granted a role, by its stored source: an administrator (this tool, GraphQL), a lab's login,
+ * or the development login.
+ */
+const GRANTED_BY: Record<string, string> = {
+  admin: 'an administrator',
+  lab: 'a lab login',
+  devLogin: 'the development login',
+};
 
-/** The person with roles (and their source), groups and permissions, as `show` prints it. */
-async function describePerson(pid: string, roleTable: Parameters<typeof permissionsOf>[1]) {
+/**
+ * The person with roles (their source, and whether they count: the development login's do only
+ * while it is on), groups and permissions, as `show` prints it.
+ */
+async function describePerson(pid: string, config: Config) {
   const person = await db.person.findUnique({
     where: { pid },
     include: {
@@ -40,11 +51,15 @@ async function describePerson(pid: string, roleTable: Parameters<typeof permissi
     nom: person.nom,
     prenom: person.prenom,
     email: person.email,
-    roles: person.roles.map((role) => ({ role: role.role, source: role.source })),
+    roles: person.roles.map((role) => ({
+      role: role.role,
+      source: role.source,
+      active: roleSourceGrants(role.source, config),
+    })),
     permissions: [
       ...permissionsOf(
-        person.roles.map((role) => role.role),
-        roleTable,
+        person.roles.filter((role) => roleSourceGrants(role.source, config)).map((role) => role.role),
+        config.roles,
       ),
     ].sort(),
     groupesAdmin: person.managedGroups.map((m) => m.group.nom).sort(),
@@ -54,10 +69,15 @@ async function describePerson(pid: string, roleTable: Parameters<typeof permissi
 
 type Described = Awaited<ReturnType<typeof describePerson>>;
 
+function describeRole(role: Described['roles'][number]): string {
+  const granted = `granted by ${GRANTED_BY[role.source] ?? role.source}`;
+  return `${role.role} (${role.active ? granted : `${granted}, which is off: grants nothing`})`;
+}
+
 function humanPerson(person: Described): string {
   return [
     `${person.pid}  ${person.prenom} ${person.nom}${person.email ? ` <${person.email}>` : ''}  (oid ${person.oid})`,
-    `  roles:       ${person.roles.map((r) => `${r.role} (granted by ${GRANTED_BY[r.source] ?? r.source})`).join(', ') || '—'}`,
+    `  roles:       ${person.roles.map(describeRole).join(', ') || '—'}`,
     `  permissions: ${person.permissions.join(', ') || '—'}`,
     `  manages:     ${person.groupesAdmin.join(', ') || '—'}`,
     `  member of:   ${person.groupesMembre.join(', ') || '—'}`,
@@ -98,7 +118,7 @@ export function registerPersonCommands(program: Command): void {
         },
         config,
       );
-      const created = await describePerson(options.pid, config.roles);
+      const created = await describePerson(options.pid, config);
       output(command, created, () => `created ${humanPerson(created)}`);
     }),
   );
@@ -122,7 +142,7 @@ export function registerPersonCommands(program: Command): void {
         },
         config,
       );
-      const updated = await describePerson(options.pid, config.roles);
+      const updated = await describePerson(options.pid, config);
       output(command, updated, () => `updated ${humanPerson(updated)}`);
     }),
   );
@@ -133,7 +153,7 @@ export function registerPersonCommands(program: Command): void {
     .argument('<pid>', 'the person’s pid')
     .action(async (pid: string, _options: unknown, command: Command) =>
       withService(async ({ config }) => {
-        const described = await describePerson(pid, config.roles);
+        const described = await describePerson(pid, config);
         output(command, described, () => humanPerson(described));
       }),
     );

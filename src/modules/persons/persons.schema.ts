@@ -1,6 +1,7 @@
 /** GraphQL: the Person type, person queries and `addPerson`. */
 import { InvalidInputError, NotFoundError } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
+import { roleSourceGrants } from '../../permissions.ts';
 import { canSeePrivateFields } from './persons.policy.ts';
 import { addPerson, findByPid, findByPidAndName } from './persons.service.ts';
 
@@ -45,8 +46,9 @@ export const PersonType = builder.prismaObject('Person', {
       description: 'Roles, sorted (the person and all-rights callers only).',
       ...privateField,
       nullable: true,
-      select: { roles: { select: { role: true }, orderBy: { role: 'asc' } } },
-      resolve: (p) => p.roles.map((r) => r.role),
+      select: { roles: { select: { role: true, source: true }, orderBy: { role: 'asc' } } },
+      resolve: (p, _args, context) =>
+        p.roles.filter((r) => roleSourceGrants(r.source, context.config)).map((r) => r.role),
     }),
     groupesMembre: t.stringList({
       description: 'Names of the groups the person belongs to (private).',

@@ -1,7 +1,8 @@
 /**
  * Person operations: creation or update by an administrator (`personne/add`), upsert from a lab
  * login, look-ups. Roles are stored with their source so that a lab login replaces only the roles
- * a lab granted, and roles granted by an administrator survive later logins.
+ * a lab granted, roles granted by an administrator survive later logins, and the development
+ * login's count only while it is on (src/permissions.ts roleSourceGrants).
  */
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
@@ -9,6 +10,7 @@ import type { Context } from '../../context.ts';
 import { db, type Transaction } from '../../db/client.ts';
 import { InvalidInputError, NotFoundError } from '../../errors.ts';
 import { normaliseForComparison } from '../../lib/text.ts';
+import type { RoleSource } from '../../permissions.ts';
 
 /** A pid is `<prefix>/<id>`: a slash after the first character. */
 export const isPid = (value: string) => value.indexOf('/') > 0;
@@ -50,8 +52,15 @@ function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown): T {
   return result.data;
 }
 
-/** Creates or updates a person; when `roles` is given it becomes the set of administrator-granted roles. */
-export async function addPerson(input: AddPersonInput, config: Config) {
+/**
+ * Creates or updates a person; when `roles` is given it becomes the set of roles granted by
+ * `source` (an administrator, unless the development login calls).
+ */
+export async function addPerson(
+  input: AddPersonInput,
+  config: Config,
+  source: Exclude<RoleSource, 'lab'> = 'admin',
+) {
   const data = parseOrThrow(addPersonInput, input);
   const unknownRoles = (data.roles ?? []).filter((role) => !Object.hasOwn(config.roles, role));
   if (unknownRoles.length > 0) {
@@ -66,7 +75,7 @@ export async function addPerson(input: AddPersonInput, config: Config) {
       ...(data.email !== undefined ? { email: data.email } : {}),
     };
     const person = await tx.person.upsert({ where: { pid }, create: { pid, ...fields }, update: fields });
-    if (data.roles) await setRoles(tx, person.oid, 'admin', [...new Set(data.roles)]);
+    if (data.roles) await setRoles(tx, person.oid, source, [...new Set(data.roles)]);
     return person;
   });
 }
@@ -94,8 +103,15 @@ export async function upsertFromLab(user: LabUser) {
 }
 
 /** Makes `roles` the roles of `source`, leaving roles of other sources alone. */
-async function setRoles(tx: Transaction, personOid: number, source: 'admin' | 'lab', roles: string[]) {
+async function setRoles(tx: Transaction, personOid: number, source: RoleSource, roles: string[]) {
   await tx.personRole.deleteMany({ where: { personOid, source, role: { notIn: roles } } });
+  if (source !== 'devLogin') {
+    // A real grant of a role the development login gave becomes the grantor's: it must outlive it.
+    await tx.personRole.updateMany({
+      where: { personOid, source: 'devLogin', role: { in: roles } },
+      data: { source, grantedAt: new Date() },
+    });
+  }
   const held = await tx.personRole.findMany({
     where: { personOid, role: { in: roles } },
     select: { role: true },

@@ -5,7 +5,8 @@
  * (src/config.ts assertFitForEnvironment); switched off, it says so and how to turn it on.
  *
  * Whoever it answers can make themselves administrator, so it answers callers on this machine only
- * unless `devLoginAllowRemote`.
+ * unless `devLoginAllowRemote`. The roles it grants are stored as its own (source `devLogin`) and
+ * count only while it is on (src/permissions.ts roleSourceGrants): turning it off takes them back.
  */
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Context } from '../../context.ts';
@@ -18,7 +19,7 @@ export interface DevLoginInput {
   nom?: string | null;
   prenom?: string | null;
   email?: string | null;
-  /** The roles granted as an administrator would (replacing earlier administrator grants). */
+  /** Roles granted by the development login (replacing its earlier grants; others' stay). */
   roles?: string[] | null;
 }
 
@@ -43,6 +44,7 @@ export async function devLogin(context: Context, input: DevLoginInput): Promise<
       ...(input.roles != null ? { roles: input.roles } : {}),
     },
     context.config,
+    'devLogin',
   );
   await context.session.establish(person.oid, null);
   context.log.warn({ pid: person.pid }, 'development login');

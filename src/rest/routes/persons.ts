@@ -81,7 +81,11 @@ export const personRoutes: LegacyRoute[] = [
           nom: s,
           prenom: s,
           email: s,
-          roles: { type: 'array', items: s, description: 'roles given to a person created here' },
+          roles: {
+            type: 'array',
+            items: s,
+            description: 'roles granted by the development login; they grant nothing once it is off',
+          },
         },
         required: ['pid'],
       },
