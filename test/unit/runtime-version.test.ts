@@ -19,7 +19,7 @@ describe('runtime', () => {
   });
 
   it('is a version the engines field admits', () => {
-    const [major, minor] = process.versions.node.split('.').map(Number);
+    const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
     const floor = /^>=(\d+)\.(\d+)/.exec(pkg.engines.node);
     expect(floor, pkg.engines.node).not.toBeNull();
     const [floorMajor, floorMinor] = [Number(floor?.[1]), Number(floor?.[2])];
