@@ -167,6 +167,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         baseUrl: config.baseUrl,
         sessionCookie: config.session.cookieName,
         version,
+        repositories: [config.baseId, ...config.peers.map((peer) => peer.baseId)],
       }),
     ),
   );

@@ -21,7 +21,7 @@ import {
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { errorTypeCodes } from '../graphql/errors.ts';
 import { componentSchemas, ref } from './api-schemas.ts';
-import type { JsonSchema, LegacyRoute, OperationRoute } from './route-table.ts';
+import type { JsonSchema, LegacyRoute, OperationRoute, ParameterDoc } from './route-table.ts';
 
 export interface OpenApiOptions {
   /** Domain name → its rows (one tag per domain). */
@@ -31,6 +31,8 @@ export interface OpenApiOptions {
   baseUrl: string;
   sessionCookie: string;
   version: string;
+  /** BaseIds of the repositories the configuration knows (this one, then its peers). */
+  repositories: readonly string[];
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -62,7 +64,40 @@ function rootField(schema: GraphQLSchema, document: DocumentNode, name: string) 
   return { operation, field };
 }
 
-type AuthScopes = Partial<Record<'public' | 'person' | 'allRights' | 'permission', unknown>>;
+/**
+ * A Pothos auth-scope map: any of its scopes admits the caller; `$all` and `$any` nest maps whose
+ * scopes must all, or any of them, admit it. A function (a scope decided per object) is never on a
+ * root field (src/gateway/auth-audit.ts).
+ */
+type AuthScopes = { [scope: string]: unknown; $all?: AuthScopes; $any?: AuthScopes };
+
+/** The credentials of OpenAPI's security requirements; `anonymous` is the empty requirement. */
+type Credential = 'anonymous' | 'session' | 'apiToken';
+
+/**
+ * Whether some caller holding `credential` passes `scopes` (builder.ts: `person` is a session
+ * person, `allRights` an API token, `permission` a person holding it or an API token).
+ */
+function admits(scopes: AuthScopes, credential: Credential, all = false): boolean {
+  const results = Object.entries(scopes).map(([scope, value]) => {
+    if (scope === '$all') return admits(value as AuthScopes, credential, true);
+    if (scope === '$any') return admits(value as AuthScopes, credential, false);
+    if (!value) return all;
+    switch (scope) {
+      case 'public':
+        return true;
+      case 'person':
+        return credential === 'session';
+      case 'allRights':
+        return credential === 'apiToken';
+      case 'permission':
+        return credential !== 'anonymous';
+      default:
+        throw new Error(`Unknown auth scope ${scope}: the OpenAPI document cannot say who may call it`);
+    }
+  });
+  return all ? results.every(Boolean) : results.some(Boolean);
+}
 
 const scopesOf = (field: GraphQLField<unknown, unknown>) =>
   ((field.extensions as { pothosOptions?: { authScopes?: AuthScopes } }).pothosOptions?.authScopes ??
@@ -87,7 +122,7 @@ function errorStatuses(route: OperationRoute, field: GraphQLField<unknown, unkno
   if (route.method === 'post') statuses.add(413);
   if (route.method !== 'get' || route.changesState) statuses.add(403);
   if (route.timeoutMs) statuses.add(504);
-  if (!scopes.public) {
+  if (!admits(scopes, 'anonymous')) {
     statuses.add(401);
     statuses.add(403);
   }
@@ -99,12 +134,16 @@ function errorStatuses(route: OperationRoute, field: GraphQLField<unknown, unkno
 function security(route: OperationRoute, field: GraphQLField<unknown, unknown>) {
   if (route.publicCache) return [{}];
   const scopes = scopesOf(field);
-  if (scopes.public) return [{}, { apiToken: [] }, { session: [] }];
   const requirements: Record<string, string[]>[] = [];
-  if (scopes.person || scopes.permission) requirements.push({ session: [] });
-  if (scopes.allRights || scopes.permission) requirements.push({ apiToken: [] });
+  if (admits(scopes, 'anonymous')) requirements.push({});
+  if (admits(scopes, 'apiToken')) requirements.push({ apiToken: [] });
+  if (admits(scopes, 'session')) requirements.push({ session: [] });
   return requirements;
 }
+
+/** A `/public/` row runs as an anonymous caller: when its field admits none, it always fails. */
+const alwaysDenied = (route: OperationRoute, field: GraphQLField<unknown, unknown>) =>
+  Boolean(route.publicCache) && !admits(scopesOf(field), 'anonymous');
 
 /** `{enum: ['ref', 'full']}` gets its `type`, which Swagger UI shows. */
 const withEnumType = (schema: JsonSchema): JsonSchema =>
@@ -113,6 +152,23 @@ const withEnumType = (schema: JsonSchema): JsonSchema =>
     : schema;
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+/** An OpenAPI parameter from its documentation (route-table.ts, ParameterDoc). */
+function parameter(
+  name: string,
+  location: 'path' | 'query',
+  { description, required, json: isJson, configured, ...schema }: ParameterDoc,
+  options: OpenApiOptions,
+) {
+  const values = configured ? { ...schema, enum: [...options.repositories] } : schema;
+  return {
+    name,
+    in: location,
+    ...(location === 'path' || required ? { required: true } : {}),
+    ...(isJson ? { content: json(values) } : { schema: withEnumType(values) }),
+    ...(description ? { description } : {}),
+  };
+}
 
 function successSchema(payload: JsonSchema | undefined): JsonSchema {
   const properties = (payload?.properties ?? {}) as Record<string, JsonSchema>;
@@ -125,11 +181,49 @@ function successSchema(payload: JsonSchema | undefined): JsonSchema {
   };
 }
 
+/**
+ * Path parameters of a path item shared by rows whose paths differ only by the names of their
+ * parameters (`GET /api/groupe/:oid`, `DELETE /api/groupe/:nom`): OpenAPI 3.1 sees one template,
+ * so they get one name, and one description saying what each method expects.
+ */
+interface SharedParameter {
+  name: string;
+  description?: string;
+}
+
+const pathParameterNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map(([, name]) => name!);
+
+function parameterDescription(route: OperationRoute, name: string): string {
+  const { description, pattern } = route.doc?.params?.[name] ?? {};
+  return description ?? (pattern ? `${name} (${pattern})` : name);
+}
+
+function sharedParameters(
+  rows: Array<{ route: OperationRoute; path: string }>,
+): SharedParameter[] | undefined {
+  const names = rows.map(({ path }) => pathParameterNames(path));
+  const positions = names[0]!.map((_, index) => [...new Set(names.map((list) => list[index]!))]);
+  if (positions.every((distinct) => distinct.length === 1)) return undefined;
+  return positions.map((distinct, index) => {
+    if (distinct.length === 1) return { name: distinct[0]! };
+    return {
+      name: distinct.map((name, i) => (i ? name[0]!.toUpperCase() + name.slice(1) : name)).join('Or'),
+      description: rows
+        .map(({ route, path }) => {
+          const own = pathParameterNames(path)[index]!;
+          return `${route.method.toUpperCase()}: ${parameterDescription(route, own)}`;
+        })
+        .join('; '),
+    };
+  });
+}
+
 function operationObject(
   route: OperationRoute,
   path: string,
   tag: string,
   options: OpenApiOptions,
+  shared?: SharedParameter[],
 ): Record<string, unknown> {
   const document = options.operations.get(route.operation);
   if (!document)
@@ -138,24 +232,32 @@ function operationObject(
   const doc = route.doc ?? { summary: '' };
 
   const parameters = [
-    ...[...path.matchAll(/:(\w+)/g)].map(([, name]) => {
-      const { description, ...schema } = doc.params?.[name!] ?? { type: 'string' };
-      return { name, in: 'path', required: true, schema, ...(description ? { description } : {}) };
+    ...pathParameterNames(path).map((own, index) => {
+      const name = shared?.[index]?.name ?? own;
+      const { description, ...rest } = parameter(
+        name,
+        'path',
+        doc.params?.[own] ?? { type: 'string' },
+        options,
+      );
+      const sharedDescription = shared?.[index]?.description;
+      return {
+        ...rest,
+        ...(sharedDescription || description ? { description: sharedDescription ?? description } : {}),
+      };
     }),
-    ...Object.entries(doc.query ?? {}).map(([name, { description, ...schema }]) => ({
-      name,
-      in: 'query',
-      schema: withEnumType(schema),
-      ...(description ? { description } : {}),
-    })),
+    ...Object.entries(doc.query ?? {}).map(([name, query]) => parameter(name, 'query', query, options)),
   ];
 
   const responses: Record<string, unknown> = {};
   const success = route.status ?? 200;
-  responses[success] = {
-    description: STATUS_TEXT[success] ?? 'Success',
-    content: json(successSchema(doc.payload)),
-  };
+  const denied = alwaysDenied(route, field);
+  if (!denied) {
+    responses[success] = {
+      description: STATUS_TEXT[success] ?? 'Success',
+      content: json(successSchema(doc.payload)),
+    };
+  }
   if (route.publicCache && route.method === 'get') {
     responses[304] = { description: STATUS_TEXT[304] };
   }
@@ -164,6 +266,22 @@ function operationObject(
   const transport = route.method === 'post' ? [400, 413] : [400];
   for (const status of new Set([...errors, ...transport])) {
     responses[status] = { description: STATUS_TEXT[status] ?? 'Failure', content: json(ref('Failure')) };
+  }
+  if (doc.invalid?.length) {
+    responses[400] = {
+      description: `${STATUS_TEXT[400]}. Messages: ${doc.invalid.map((message) => `“${message}”`).join('; ')}.`,
+      content: {
+        'application/json': {
+          schema: ref('Failure'),
+          examples: Object.fromEntries(
+            doc.invalid.map((message, index) => [
+              `invalid${index + 1}`,
+              { summary: message, value: { success: false, error: message } },
+            ]),
+          ),
+        },
+      },
+    };
   }
   for (const [status, schema] of Object.entries(doc.responses ?? {})) {
     responses[status] = { description: STATUS_TEXT[Number(status)] ?? 'Answer', content: json(schema) };
@@ -179,6 +297,11 @@ function operationObject(
     }): the same query can be sent to /graphql.`,
     route.changesState
       ? 'Changes state although a GET: refused when a page of another site sends it.'
+      : undefined,
+    denied
+      ? `Always refused: its operation needs credentials (${security({ ...route, publicCache: false }, field)
+          .flatMap(Object.keys)
+          .join(' or ')}), which a \`/public/\` route never reads.`
       : undefined,
     route.publicCache
       ? 'Runs as an anonymous caller whatever the cookie or token; answers carry `Cache-Control` and an `ETag`.'
@@ -209,15 +332,21 @@ function operationObject(
 }
 
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
+  const rows = Object.entries(options.domains).flatMap(([tag, routes]) =>
+    routes.flatMap((route) =>
+      route.method === 'options' ? [] : route.paths.map((path) => ({ tag, route, path })),
+    ),
+  );
+  const template = (path: string) => path.replace(/:\w+/g, ':');
+  const byTemplate = new Map<string, typeof rows>();
+  for (const row of rows)
+    byTemplate.set(template(row.path), [...(byTemplate.get(template(row.path)) ?? []), row]);
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [tag, routes] of Object.entries(options.domains)) {
-    for (const route of routes) {
-      if (route.method === 'options') continue;
-      for (const path of route.paths) {
-        const key = openApiPath(path);
-        paths[key] = { ...paths[key], [route.method]: operationObject(route, path, tag, options) };
-      }
-    }
+  for (const { tag, route, path } of rows) {
+    const shared = sharedParameters(byTemplate.get(template(path))!);
+    let index = 0;
+    const key = path.replace(/:(\w+)/g, (_match, own: string) => `{${shared?.[index++]?.name ?? own}}`);
+    paths[key] = { ...paths[key], [route.method]: operationObject(route, path, tag, options, shared) };
   }
   return {
     openapi: '3.1.0',

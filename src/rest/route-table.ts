@@ -67,8 +67,18 @@ export interface OperationRoute {
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
 
-/** A path or query parameter: its schema, with a `description`. */
-export type ParameterDoc = JsonSchema & { description?: string };
+/**
+ * A path or query parameter: its schema, with a `description`; `required` when the service refuses
+ * a request without it; `json` when its value is JSON text, whose schema is then the parsed value's
+ * (OpenAPI `content`); `configured` when its values are the baseIds of the repositories the
+ * configuration knows (this one and its peers): their `enum`, read at start-up.
+ */
+export type ParameterDoc = JsonSchema & {
+  description?: string;
+  required?: true;
+  json?: true;
+  configured?: 'repositories';
+};
 
 /**
  * Documentation of a row: what cannot be read from the row itself. Paths, path parameters,
@@ -89,6 +99,11 @@ export interface RouteDoc {
   payload?: JsonSchema;
   /** Bodies by status that replace the derived ones (rows with `respond`, whose bodies differ). */
   responses?: Record<number, JsonSchema>;
+  /**
+   * The messages of the 400 answers the route's input checks give (GraphQL variables, the service's
+   * validation), in the 400 response's description and examples.
+   */
+  invalid?: string[];
   /** The row's `respond` turns every failure into another answer: no derived error statuses. */
   noDerivedErrors?: true;
 }
