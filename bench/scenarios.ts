@@ -68,7 +68,7 @@ function scenario(definition: Definition, oid: number): Scenario {
   );
   const route = legacyRoutes.find((r): r is OperationRoute => r.method === 'get' && r.paths.includes(path))!;
   const concrete = path.replace(/:(\w+)/g, (_match, name: string) => params[name]!);
-  const parts: RequestParts = { path: concrete, params, query, body: {} };
+  const parts: RequestParts = { path: concrete, params, query, body: {}, warnings: [] };
   const document = loadOperations(schema).get(route.operation)!;
   const search = new URLSearchParams(query).toString();
   return {

@@ -167,7 +167,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         baseUrl: config.baseUrl,
         sessionCookie: config.session.cookieName,
         version,
-        repositories: [config.baseId, ...config.peers.map((peer) => peer.baseId)],
+        configured: {
+          repositories: [config.baseId, ...config.peers.map((peer) => peer.baseId)],
+          peers: config.peers.map((peer) => peer.baseId),
+        },
       }),
     ),
   );

@@ -4,7 +4,7 @@
  * Objects stay open (`additionalProperties` is not restricted): legacy clients ignore what they do
  * not know, and the test against real answers checks every property named here.
  */
-import type { JsonSchema, ParameterDoc } from './route-table.ts';
+import { FLAG_VALUES, type JsonSchema, type ParameterDoc } from './route-table.ts';
 import { REF_FIELDS } from './shapes/resources.ts';
 
 const string = { type: 'string' };
@@ -196,33 +196,119 @@ export const componentSchemas = {
 export const resourceQuery: Record<string, ParameterDoc> = {
   format: {
     enum: ['ressource', 'ref', 'full'],
-    description: '`ref`: a Ref (always with rights); `full`: names of authors, contributors, relations',
+    description:
+      '`ref`: a Ref (always with rights); `full`: names of authors, contributors, relations; another value: the resource, with a `Warning`',
   },
-  droits: { enum: ['1', 'true'], description: 'adds `_droits`' },
+  droits: { enum: FLAG_VALUES, description: 'adds `_droits`; another value: none, with a `Warning`' },
 };
+/** What the routes answering one resource ignore with a `Warning`. */
+export const resourceIgnored = 'a `format` or `droits` of another value';
 
 /** A resource in the format asked. */
 export const resourceOrRef = { anyOf: [ref('Resource'), ref('Ref')] };
 
+/**
+ * The indexes of a list filter, and those a list may be ordered by (one value per resource): the
+ * lists module's, which test/unit/api-schemas.test.ts holds these to (REST imports no module).
+ */
+export const LIST_INDEXES = [
+  'titre',
+  'oid',
+  'rid',
+  'origine',
+  'idOrigine',
+  'type',
+  'langue',
+  'auteurs',
+  'contributeurs',
+  'niveaux',
+  'categories',
+  'typePedagogiques',
+  'typeDocumentaires',
+  'groupes',
+  'groupesAuteurs',
+  'publie',
+  'restriction',
+  'aliasOf',
+  'dateCreation',
+  'dateMiseAJour',
+  'fulltext',
+];
+export const SORTABLE_INDEXES = [
+  'titre',
+  'oid',
+  'rid',
+  'origine',
+  'idOrigine',
+  'type',
+  'langue',
+  'publie',
+  'restriction',
+  'aliasOf',
+  'dateCreation',
+  'dateMiseAJour',
+];
+
 /** Arguments of the list routes (API document, "Lists"). */
 export const listQuery: Record<string, ParameterDoc> = {
-  json: { type: 'string', description: 'every other argument as one JSON object' },
-  filters: {
-    type: 'string',
-    description: 'JSON array of `{index, values?}` (values OR-ed; none: every resource having the index)',
+  json: {
+    json: true,
+    type: 'object',
+    description:
+      'every other argument as one JSON object (`{"type": "em", "nb": 10}`); the other query parameters are then ignored, with a `Warning`',
+    examples: [{ nb: 10 }],
   },
-  orderBy: { type: 'string', description: 'an index name' },
-  order: { enum: ['asc', 'desc'] },
-  start: { type: 'integer', minimum: 0, description: 'offset (also `skip`)' },
-  nb: { type: 'integer', minimum: 1, description: 'page size (also `limit`); default 25, at most 500' },
-  format: { enum: ['ref', 'light', 'full'] },
+  filters: {
+    json: true,
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        index: { enum: LIST_INDEXES },
+        values: { type: 'array', description: 'OR-ed; none: every resource having the index' },
+      },
+      required: ['index'],
+    },
+    description: 'JSON array of `{index, values?}`: at most `input.maxFilters` filters',
+    examples: [[{ index: 'type', values: ['url'] }]],
+  },
+  orderBy: { enum: SORTABLE_INDEXES, description: 'an index holding one value per resource' },
+  order: { enum: ['asc', 'desc'], description: 'another value: `asc`, with a `Warning`' },
+  start: {
+    type: 'integer',
+    minimum: 0,
+    description: 'offset (also `skip`); another value: 0, with a `Warning`',
+  },
+  nb: {
+    type: 'integer',
+    minimum: 1,
+    description:
+      'page size (also `limit`); default `listeNbDefault`, at most `maxSql`; another value: the default or the maximum, with a `Warning`',
+  },
+  format: { enum: ['ref', 'light', 'full'], description: 'another value: `ref`, with a `Warning`' },
 };
+/** What the list routes ignore with a `Warning`. */
+export const listIgnored =
+  'an `order`, `format`, `start` or `nb` (`skip`, `limit`) the route does not understand, or other parameters beside `json`';
+/** The 400 messages of the list routes' own checks. */
+export const listInvalid = [
+  'json : ce n’est pas un objet JSON valide',
+  'filters : ce n’est pas du JSON valide',
+  'Index <index> inconnu pour orderBy',
+  'Impossible de trier sur l’index <index> (plusieurs valeurs par ressource)',
+  'Au plus <n> filtres par requête',
+  '<index> : valeur invalide (<valeur>)',
+];
 
 export const groupNameParam: Record<string, ParameterDoc> = {
   nom: { type: 'string', description: 'group name' },
 };
 export const oidParam: Record<string, ParameterDoc> = {
-  oid: { type: 'string', pattern: '^\\d+$', description: 'resource oid' },
+  oid: {
+    type: 'string',
+    pattern: '^\\d+$',
+    description: 'resource oid; a segment that is not one names nothing (404)',
+  },
 };
 export const originParams: Record<string, ParameterDoc> = {
   origine: { type: 'string', description: 'origin (or the baseId of a rid)' },

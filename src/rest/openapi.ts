@@ -21,7 +21,7 @@ import {
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { errorTypeCodes } from '../graphql/errors.ts';
 import { componentSchemas, ref } from './api-schemas.ts';
-import type { JsonSchema, LegacyRoute, OperationRoute, ParameterDoc } from './route-table.ts';
+import type { Configured, JsonSchema, LegacyRoute, OperationRoute, ParameterDoc } from './route-table.ts';
 
 export interface OpenApiOptions {
   /** Domain name → its rows (one tag per domain). */
@@ -31,8 +31,8 @@ export interface OpenApiOptions {
   baseUrl: string;
   sessionCookie: string;
   version: string;
-  /** BaseIds of the repositories the configuration knows (this one, then its peers). */
-  repositories: readonly string[];
+  /** BaseIds the configuration knows: of the repositories (this one, then its peers), of the peers. */
+  configured: Record<Configured, readonly string[]>;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -153,6 +153,31 @@ const withEnumType = (schema: JsonSchema): JsonSchema =>
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
+/** The `Warning` header of answers to input the legacy contract ignores (src/http/warning.ts). */
+const warningHeader = (ignored: string) => ({
+  description: `One value per input answered anyway without being used (${ignored}): \`299 - "<parameter>: '<value>' ignored; <what was used instead> used"\`.`,
+  schema: { type: 'string', pattern: '^299 - "' },
+});
+
+/**
+ * A schema with each `configured` marker (route-table.ts, ParameterDoc) replaced by the values the
+ * configuration knows; none configured: nothing is accepted, which the description says.
+ */
+function withConfigured(schema: JsonSchema, options: OpenApiOptions): JsonSchema {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    const { configured, ...rest } = value as JsonSchema & { configured?: Configured };
+    const walked = Object.fromEntries(Object.entries(rest).map(([key, inner]) => [key, walk(inner)]));
+    if (!configured) return walked;
+    const values = options.configured[configured];
+    return values.length > 0
+      ? { ...walked, enum: [...values] }
+      : { ...walked, not: {}, description: `${walked.description ?? ''} (none configured: always refused)` };
+  };
+  return walk(schema) as JsonSchema;
+}
+
 /** An OpenAPI parameter from its documentation (route-table.ts, ParameterDoc). */
 function parameter(
   name: string,
@@ -160,7 +185,7 @@ function parameter(
   { description, required, json: isJson, configured, ...schema }: ParameterDoc,
   options: OpenApiOptions,
 ) {
-  const values = configured ? { ...schema, enum: [...options.repositories] } : schema;
+  const values = withConfigured(configured ? { ...schema, configured } : schema, options);
   return {
     name,
     in: location,
@@ -255,6 +280,7 @@ function operationObject(
   if (!denied) {
     responses[success] = {
       description: STATUS_TEXT[success] ?? 'Success',
+      ...(doc.ignored ? { headers: { Warning: warningHeader(doc.ignored) } } : {}),
       content: json(successSchema(doc.payload)),
     };
   }
@@ -284,7 +310,13 @@ function operationObject(
     };
   }
   for (const [status, schema] of Object.entries(doc.responses ?? {})) {
-    responses[status] = { description: STATUS_TEXT[Number(status)] ?? 'Answer', content: json(schema) };
+    responses[status] = {
+      description: STATUS_TEXT[Number(status)] ?? 'Answer',
+      ...(Number(status) === success && doc.ignored
+        ? { headers: { Warning: warningHeader(doc.ignored) } }
+        : {}),
+      content: json(schema),
+    };
   }
 
   const variables = (operation.variableDefinitions ?? []).map(
@@ -319,8 +351,8 @@ function operationObject(
           requestBody: {
             required: true,
             content: {
-              'application/json': { schema: doc.body },
-              'application/x-www-form-urlencoded': { schema: doc.body },
+              'application/json': { schema: withConfigured(doc.body, options) },
+              'application/x-www-form-urlencoded': { schema: withConfigured(doc.body, options) },
             },
           },
         }

@@ -22,6 +22,49 @@ export interface RequestParts {
   body: Record<string, unknown>;
   /** A `text/plain` body, as sent (e.g. by `navigator.sendBeacon`). */
   text?: string;
+  /** Set when the body was a JSON array, which `body` is not (it is then `{}`). */
+  arrayBody?: true;
+  /**
+   * Inputs the legacy contract answers anyway without using them, each sent back as a `Warning`
+   * header (src/http/warning.ts): added where the value is replaced, by `ignore`.
+   */
+  warnings: string[];
+}
+
+/**
+ * Records that `name`'s value was replaced (`used`: what was used instead, e.g. `'ref' (the
+ * default)`); the answer carries it as a `Warning` header.
+ */
+export function ignore(parts: RequestParts, name: string, value: unknown, used: string): void {
+  const shown = typeof value === 'string' ? value : JSON.stringify(value);
+  parts.warnings.push(`${name}: '${shown}' ignored; ${used} used`);
+}
+
+/** A yes/no parameter (`droits=1`): `1` or `true`; absent, `0` or `false` are no, anything else too, with a warning. */
+export function flag(parts: RequestParts, name: string, value: unknown): boolean {
+  return ['1', 'true'].includes(oneOf(parts, name, value, FLAG_VALUES, '0', 'false (the default)'));
+}
+
+/** Values of a yes/no parameter, for the OpenAPI document. */
+export const FLAG_VALUES = ['1', 'true', '0', 'false'];
+
+/**
+ * A parameter with a few known values (`format`, `children`…): `fallback` when absent, and when it
+ * is none of them, with a warning.
+ */
+export function oneOf<T extends string>(
+  parts: RequestParts,
+  name: string,
+  value: unknown,
+  known: readonly T[],
+  fallback: string,
+  used = `'${fallback}' (the default)`,
+): T | string {
+  const given = text(value);
+  if (given === undefined) return fallback;
+  if ((known as readonly string[]).includes(given)) return given;
+  ignore(parts, name, given, used);
+  return fallback;
 }
 
 export interface OperationRoute {
@@ -67,17 +110,21 @@ export interface OperationRoute {
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
 
+/** Values read from the configuration at start-up (src/rest/openapi.ts). */
+export type Configured = 'repositories' | 'peers';
+
 /**
  * A path or query parameter: its schema, with a `description`; `required` when the service refuses
  * a request without it; `json` when its value is JSON text, whose schema is then the parsed value's
- * (OpenAPI `content`); `configured` when its values are the baseIds of the repositories the
- * configuration knows (this one and its peers): their `enum`, read at start-up.
+ * (OpenAPI `content`); `configured` when its values are baseIds the configuration knows: of the
+ * repositories (this one and its peers) or of the peers alone; their `enum`, read at start-up (also
+ * in a body's schema).
  */
 export type ParameterDoc = JsonSchema & {
   description?: string;
   required?: true;
   json?: true;
-  configured?: 'repositories';
+  configured?: Configured;
 };
 
 /**
@@ -104,6 +151,11 @@ export interface RouteDoc {
    * validation), in the 400 response's description and examples.
    */
   invalid?: string[];
+  /**
+   * Inputs the route answers anyway without using them (legacy contract), each named in a
+   * `Warning: 299` header of the answer: what they are, for the header's description.
+   */
+  ignored?: string;
   /** The row's `respond` turns every failure into another answer: no derived error statuses. */
   noDerivedErrors?: true;
 }

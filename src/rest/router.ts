@@ -7,6 +7,7 @@ import { type Request, type Response, Router } from 'express';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import { RETRY_AFTER_SECONDS } from '../db/availability.ts';
 import { DomainError, messages, statusOf } from '../errors.ts';
+import { addWarning } from '../http/warning.ts';
 import type { OperationRunner } from './execute.ts';
 import { failure, toLegacyResponse } from './legacy-response.ts';
 import {
@@ -25,6 +26,8 @@ function requestParts(req: Request): RequestParts {
     query: req.query as Record<string, unknown>,
     body,
     ...(typeof req.body === 'string' ? { text: req.body } : {}),
+    ...(Array.isArray(req.body) ? { arrayBody: true as const } : {}),
+    warnings: [],
   };
 }
 
@@ -98,6 +101,7 @@ function operationHandler(route: OperationRoute, runOperation: OperationRunner) 
         route.publicCache ? publicBody(result, req.originalUrl, () => answer(result)) : answer(result),
     );
     const sent = await withinTime(run, route.timeoutMs, failure(504, messages.timeout));
+    for (const warning of parts.warnings) addWarning(res, warning);
     if (!('json' in sent)) return sendLegacy(res, sent);
     // With an ETag set, Express answers 304 itself when it matches If-None-Match.
     res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);

@@ -11,7 +11,7 @@ const route: OperationRoute = {
   operation: 'X',
   shape: ({ oid }) => ({ oid }),
 };
-const request = { path: '/x', params: {}, query: {}, body: {} };
+const request = { path: '/x', params: {}, query: {}, body: {}, warnings: [] };
 
 describe('toLegacyResponse', () => {
   it('spreads the shaped payload beside success: true', () => {

@@ -12,6 +12,7 @@ import {
   type AuthorList,
   type AuthorsPage,
   authorsResources,
+  type IgnoredArgument,
   PERSONAL_LIST_DENIED,
   personalResources,
   prepareSearch,
@@ -57,6 +58,16 @@ type IndexParameters = readonly { index: string; values: readonly string[] }[] |
 const paramsOf = (parameters: IndexParameters) =>
   parameters ? Object.fromEntries(parameters.map(({ index, values }) => [index, [...values]])) : null;
 
+const IgnoredArgumentType = builder.objectRef<IgnoredArgument>('IgnoredArgument').implement({
+  description:
+    'An argument the legacy contract answers anyway, with another value in its place. REST: a `Warning` header.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The argument.' }),
+    value: t.exposeString('value', { description: 'The value given, ignored.' }),
+    used: t.exposeString('used', { description: 'What was used in its place.' }),
+  }),
+});
+
 const ResourcePageType = builder.objectRef<SearchPage>('ResourcePage').implement({
   description: 'A page of a search. REST: the list answer (`liste`, `queryOptions`, `total`).',
   fields: (t) => ({
@@ -71,6 +82,11 @@ const ResourcePageType = builder.objectRef<SearchPage>('ResourcePage').implement
       resolve: (page) => page.query,
     }),
     warnings: t.exposeStringList('warnings', { description: 'Parameters ignored, and why.' }),
+    ignored: t.field({
+      type: [IgnoredArgumentType],
+      description: 'Paging and order arguments replaced by a default.',
+      resolve: (page) => page.ignored,
+    }),
     items: t.field({
       description: 'The resources of the page. REST: `liste`.',
       type: [ResourceType],
@@ -103,6 +119,11 @@ const AuthorsPageType = builder.objectRef<AuthorsPage>('AuthorsPage').implement(
       resolve: (page) => new Set(page.authors.flatMap((a) => a.resources.map((r) => r.oid))).size,
     }),
     warnings: t.exposeStringList('warnings', { description: 'Pids ignored, and why.' }),
+    ignored: t.field({
+      type: [IgnoredArgumentType],
+      description: 'Paging arguments replaced by a default.',
+      resolve: (page) => page.ignored,
+    }),
     authors: t.field({
       description: 'One entry per author. REST: one property per pid.',
       type: [AuthorListType],

@@ -44,14 +44,57 @@ export interface SearchPage {
   query: Record<string, unknown[] | null>;
   items: ResourceDocument[];
   warnings: string[];
+  ignored: IgnoredArgument[];
+}
+
+/**
+ * An argument the legacy contract answers anyway, with another value in its place (compatibility
+ * notes §5): REST tells the client in a `Warning` header.
+ */
+export interface IgnoredArgument {
+  name: string;
+  value: string;
+  /** What was used instead, e.g. `25 (the default)`. */
+  used: string;
+}
+
+/**
+ * A page's size and offset: the default size when absent or not positive, at most `max`; an offset
+ * of at least 0. A value given and replaced is recorded in `ignored`, under the caller's names.
+ */
+export function pageWindow(
+  start: number | null | undefined,
+  size: number | null | undefined,
+  { defaultSize, max, names }: { defaultSize: number; max: number; names: { start: string; size: string } },
+  ignored: IgnoredArgument[],
+) {
+  let used = defaultSize;
+  if (size != null && Number.isInteger(size) && size > 0) used = Math.min(size, max);
+  if (size != null && used !== size)
+    ignored.push({
+      name: names.size,
+      value: String(size),
+      used: size > max ? `${max} (the maximum)` : `${defaultSize} (the default)`,
+    });
+  const offset = start != null && Number.isInteger(start) && start > 0 ? start : 0;
+  if (start != null && offset !== start) ignored.push({ name: names.start, value: String(start), used: '0' });
+  return { start: offset, nb: used };
 }
 
 /** `nb`: the configured default when absent or not positive, at most `maxSql`. `start`: at least 0. */
-export function paging(context: Context, start?: number | null, nb?: number | null) {
+export function paging(
+  context: Context,
+  start?: number | null,
+  nb?: number | null,
+  ignored: IgnoredArgument[] = [],
+) {
   const { listeNbDefault, maxSql } = context.config;
-  const size = nb != null && Number.isInteger(nb) && nb > 0 ? Math.min(nb, maxSql) : listeNbDefault;
-  const offset = start != null && Number.isInteger(start) && start > 0 ? start : 0;
-  return { start: offset, nb: size };
+  return pageWindow(
+    start,
+    nb,
+    { defaultSize: listeNbDefault, max: maxSql, names: { start: 'start', size: 'nb' } },
+    ignored,
+  );
 }
 
 /** The filters of a request: `filters`, then plain parameters naming an index. */
@@ -79,6 +122,7 @@ export interface PreparedSearch {
   order: 'asc' | 'desc';
   query: Record<string, unknown[] | null>;
   warnings: string[];
+  ignored: IgnoredArgument[];
 }
 
 /**
@@ -141,6 +185,11 @@ export async function prepareSearch(
     order: args.order === 'desc' ? 'desc' : 'asc',
     query,
     warnings,
+    // The legacy contract orders ascending whatever else `order` says.
+    ignored:
+      args.order != null && args.order !== 'asc' && args.order !== 'desc'
+        ? [{ name: 'order', value: args.order, used: "'asc' (the default)" }]
+        : [],
   };
 }
 
@@ -164,8 +213,9 @@ export async function searchResources(
   const parts = listParts(context, fieldParts);
   const prepared = await prepareSearch(context, args, forced);
   const { where, terms, orderBy, order, query, warnings } = prepared;
-  const { start, nb } = paging(context, args.start, args.nb);
-  const page = { start, nb, orderBy, order, query, warnings };
+  const ignored = [...prepared.ignored];
+  const { start, nb } = paging(context, args.start, args.nb, ignored);
+  const page = { start, nb, orderBy, order, query, warnings, ignored };
   const { baseId } = context.config;
 
   if (terms.length > 0 && !orderBy) {
@@ -238,6 +288,7 @@ export interface AuthorsPage {
   skip: number;
   limit: number;
   warnings: string[];
+  ignored: IgnoredArgument[];
 }
 
 /**
@@ -263,8 +314,13 @@ export async function authorsResources(
   for (const pid of pids) if (!known.has(pid)) warnings.push(`Auteur ${pid} inconnu`);
 
   const { listeMax } = context.config;
-  const size = limit != null && Number.isInteger(limit) && limit > 0 ? Math.min(limit, listeMax) : listeMax;
-  const offset = skip != null && Number.isInteger(skip) && skip > 0 ? skip : 0;
+  const ignored: IgnoredArgument[] = [];
+  const { start: offset, nb: size } = pageWindow(
+    skip,
+    limit,
+    { defaultSize: listeMax, max: listeMax, names: { start: 'skip', size: 'limit' } },
+    ignored,
+  );
   const byAuthors: Prisma.ResourceWhereInput = {
     authors: { some: { personOid: { in: persons.map((p) => p.oid) } } },
   };
@@ -288,5 +344,5 @@ export async function authorsResources(
       label: `${person.prenom} ${person.nom}`.trim(),
       resources: documents.filter((document) => document.facts.authorOids.includes(person.oid)),
     }));
-  return { authors: lists, total, skip: offset, limit: size, warnings };
+  return { authors: lists, total, skip: offset, limit: size, warnings, ignored };
 }

@@ -1,6 +1,6 @@
 /** Legacy group routes (API document, "Groups"). */
 import { groupNameParam, ref } from '../api-schemas.ts';
-import { type LegacyRoute, pathId, type RequestParts } from '../route-table.ts';
+import { type LegacyRoute, oneOf, pathId, type RequestParts } from '../route-table.ts';
 
 type LegacyGroup = { __typename?: string; nom: string } & Record<string, unknown>;
 type Relation = { manager: boolean; member: boolean; follower: boolean; group: LegacyGroup };
@@ -26,6 +26,9 @@ function group({ __typename, ...fields }: LegacyGroup) {
   return legacy;
 }
 const byName = ({ params }: RequestParts) => ({ nom: params.nom });
+/** `format=full` adds the managers' names; another format is the plain one, with a warning. */
+const fullFormat = (parts: RequestParts) =>
+  oneOf(parts, 'format', parts.query.format, ['full'], 'plain', 'the plain format (the default)') === 'full';
 const nothing = () => ({});
 /** Group list routes hide internal failures behind this message (API document, "Errors"). */
 const listFailure = 'Impossible de récupérer les groupes';
@@ -72,7 +75,18 @@ const entryList = {
   },
 };
 const names = { type: 'array', items: { type: 'string' } };
-const fullFormat = { format: { enum: ['full'], description: 'adds the managers’ names' } };
+const fullFormatQuery = {
+  format: {
+    enum: ['full'],
+    description: 'adds the managers’ names; another value: the plain format, with a `Warning`',
+  },
+};
+const formatIgnored = 'a `format` other than `full`';
+const nameInvalid = [
+  'Impossible de créer un groupe sans nom',
+  'Le nom d’un groupe ne peut dépasser 200 caractères',
+  'Nom de groupe invalide : <nom> (il faut au moins une lettre ou un chiffre)',
+];
 const groupList = (summary: string) => ({
   summary,
   payload: { properties: { groupes: { type: 'array', items: ref('Group') } }, required: ['groupes'] },
@@ -105,7 +119,12 @@ export const groupRoutes: LegacyRoute[] = [
         type: 'object',
         properties: {
           oid: { type: 'integer', description: 'present: an update' },
-          nom: { type: 'string' },
+          nom: {
+            type: 'string',
+            pattern: '[\\p{L}\\p{N}]',
+            maxLength: 200,
+            description: 'a letter or digit at least',
+          },
           description: { type: 'string' },
           ouvert: {
             type: ['boolean', 'string'],
@@ -116,8 +135,10 @@ export const groupRoutes: LegacyRoute[] = [
           newGestionnaireNom: { type: 'string' },
         },
         required: ['nom'],
+        examples: [{ nom: 'Mon groupe', ouvert: true, public: true }],
       },
       payload: groupPayload,
+      invalid: nameInvalid,
     },
   },
   { method: 'options', paths: ['/api/groupe'], allowMethods: 'POST,OPTIONS' },
@@ -125,25 +146,35 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/groupe/byId/:oid', '/api/groupe/:oid'],
     operation: 'GroupById',
-    variables: ({ params, query }) => ({
-      oid: pathId(params.oid),
-      full: query.format === 'full',
-    }),
+    variables: (parts) => ({ oid: pathId(parts.params.oid), full: fullFormat(parts) }),
     shape: group,
     doc: {
       summary: 'A group by oid',
-      params: { oid: { type: 'string', pattern: '^\\d+$', description: 'group oid' } },
-      query: fullFormat,
+      params: {
+        oid: {
+          type: 'string',
+          pattern: '^\\d+$',
+          description: 'group oid; a segment that is not one names nothing (404)',
+        },
+      },
+      query: fullFormatQuery,
       payload: groupPayload,
+      ignored: formatIgnored,
     },
   },
   {
     method: 'get',
     paths: ['/api/groupe/byNom/:nom'],
     operation: 'GroupByName',
-    variables: ({ params, query }) => ({ nom: params.nom, full: query.format === 'full' }),
+    variables: (parts) => ({ nom: parts.params.nom, full: fullFormat(parts) }),
     shape: group,
-    doc: { summary: 'A group by name', params: groupNameParam, query: fullFormat, payload: groupPayload },
+    doc: {
+      summary: 'A group by name',
+      params: groupNameParam,
+      query: fullFormatQuery,
+      payload: groupPayload,
+      ignored: formatIgnored,
+    },
   },
   {
     method: 'get',
@@ -152,7 +183,11 @@ export const groupRoutes: LegacyRoute[] = [
     changesState: true,
     variables: byName,
     shape: nothing,
-    doc: { summary: 'Create a closed, public group from its name', params: groupNameParam },
+    doc: {
+      summary: 'Create a closed, public group from its name',
+      params: groupNameParam,
+      invalid: nameInvalid,
+    },
   },
   {
     method: 'get',

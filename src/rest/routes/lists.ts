@@ -6,8 +6,8 @@
 import { InvalidInputError } from '../../errors.ts';
 import { parseInt32 } from '../../lib/integers.ts';
 import { FORBIDDEN_KEYS } from '../../security/input-limits.ts';
-import { listQuery, ref } from '../api-schemas.ts';
-import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
+import { listIgnored, listInvalid, listQuery, ref } from '../api-schemas.ts';
+import { ignore, type LegacyRoute, oneOf, type RequestParts, text } from '../route-table.ts';
 import { legacyFields, legacyRef, type Result } from '../shapes/resources.ts';
 
 /** Arguments that are not plain index filters. */
@@ -24,10 +24,32 @@ const RESERVED = new Set([
   'droits',
 ]);
 
-/** A whole number, or null (the service then applies its default, as for any unusable value). */
-function integer(value: unknown): number | null {
-  const raw = text(value);
+/** The name used of a parameter with an alias (`start` or `skip`), and its value as text. */
+function given(args: Record<string, unknown>, names: string[]) {
+  const name = names.find((candidate) => args[candidate] !== undefined);
+  return { name, raw: name === undefined ? undefined : text(args[name]) };
+}
+
+/** A whole number, or null: the service then applies its default, as for any unusable value. */
+function integer(args: Record<string, unknown>, names: string[]): number | null {
+  const { raw } = given(args, names);
   return raw === undefined ? null : (parseInt32(raw) ?? null);
+}
+
+/**
+ * Paging values that are not whole numbers never reach the service: warned about here, once the
+ * page tells which values were used.
+ */
+function unparsedPaging(
+  parts: RequestParts,
+  args: Record<string, unknown>,
+  paging: Array<[names: string[], used: number]>,
+) {
+  for (const [names, used] of paging) {
+    const { name, raw } = given(args, names);
+    if (raw !== undefined && parseInt32(raw) === undefined)
+      ignore(parts, name!, raw, `${used} (the default)`);
+  }
 }
 
 /** The arguments of a list request, from `json` (GET only) or from the query string. */
@@ -42,6 +64,16 @@ function listArguments({ query }: RequestParts): Record<string, unknown> {
     throw new InvalidInputError('json : ce n’est pas un objet JSON valide');
   }
 }
+
+/** With `json`, the other query parameters are not read (legacy contract): each is warned about. */
+function ignoredBesideJson(parts: RequestParts) {
+  if (typeof parts.query.json !== 'string') return;
+  for (const [name, value] of Object.entries(parts.query)) {
+    if (name !== 'json') ignore(parts, name, text(value), 'the arguments of json');
+  }
+}
+
+const FORMATS = ['ref', 'light', 'full'] as const;
 
 function filtersOf(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw;
@@ -61,14 +93,15 @@ function listVariables(parts: RequestParts) {
   // Names became values: the input limits, which refuse these keys in variables, no longer see them.
   const forbidden = indexParameters.find(({ index }) => FORBIDDEN_KEYS.has(index));
   if (forbidden) throw new InvalidInputError(`${forbidden.index} : propriété interdite`);
-  const format = text(args.format) ?? 'ref';
+  ignoredBesideJson(parts);
+  const format = oneOf(parts, 'format', args.format, FORMATS, 'ref');
   return {
     filters: filtersOf(args.filters),
     indexParameters: indexParameters.length > 0 ? indexParameters : null,
     orderBy: text(args.orderBy) ?? null,
     order: text(args.order) ?? null,
-    start: integer(args.start ?? args.skip),
-    nb: integer(args.nb ?? args.limit),
+    start: integer(args, ['start', 'skip']),
+    nb: integer(args, ['nb', 'limit']),
     asRef: format !== 'light' && format !== 'full',
     light: format === 'light',
     full: format === 'full',
@@ -111,7 +144,17 @@ function listItem(item: Result, format: string) {
   return legacyRef(item.ref, '$droits');
 }
 
+/** Arguments the service replaced by a default: a warning each. */
+function serviceIgnored(page: Result, parts: RequestParts) {
+  for (const { name, value, used } of page.ignored) ignore(parts, name, value, used);
+}
+
 function listPage(page: Result, parts: RequestParts) {
+  unparsedPaging(parts, listArguments(parts), [
+    [['start', 'skip'], page.start],
+    [['nb', 'limit'], page.nb],
+  ]);
+  serviceIgnored(page, parts);
   const format = text(listArguments(parts).format) ?? 'ref';
   const liste = page.items.map((item: Result) => listItem(item, format));
   return {
@@ -133,6 +176,11 @@ function listPage(page: Result, parts: RequestParts) {
 }
 
 function authorsPage(page: Result, parts: RequestParts) {
+  unparsedPaging(parts, parts.query, [
+    [['skip', 'start'], page.skip],
+    [['limit', 'nb'], page.limit],
+  ]);
+  serviceIgnored(page, parts);
   const byAuthor = Object.fromEntries(
     page.authors.map((author: Result) => [
       author.pid,
@@ -161,9 +209,12 @@ export const listRoutes: LegacyRoute[] = [
     shape: listPage,
     doc: {
       summary: 'Search resources',
-      description: 'Any other query parameter is an index filter (`type=em`, `categories=7`…).',
+      description:
+        'Any other query parameter is an index filter (`type=em`, `categories=7`…); an unknown one is ignored, with a warning in `warnings`.',
       query: listQuery,
       payload: ref('ListPage'),
+      invalid: listInvalid,
+      ignored: listIgnored,
     },
   },
   {
@@ -173,26 +224,49 @@ export const listRoutes: LegacyRoute[] = [
     variables: listVariables,
     shape: listPage,
     timeoutMs: 3000,
-    doc: { summary: 'Search the caller’s own resources', query: listQuery, payload: ref('ListPage') },
+    doc: {
+      summary: 'Search the caller’s own resources',
+      query: listQuery,
+      payload: ref('ListPage'),
+      invalid: listInvalid,
+      ignored: listIgnored,
+    },
   },
   {
     method: 'get',
     paths: ['/api/liste/auteurs'],
     operation: 'AuthorsResources',
-    variables: ({ query }) => ({
-      pids: text(query.pids) ?? null,
-      skip: integer(query.skip ?? query.start),
-      limit: integer(query.limit ?? query.nb),
+    variables: (parts) => ({
+      pids: text(parts.query.pids) ?? null,
+      skip: integer(parts.query, ['skip', 'start']),
+      limit: integer(parts.query, ['limit', 'nb']),
     }),
     shape: authorsPage,
     doc: {
       summary: 'Resources of authors, by author',
       query: {
-        pids: { type: 'string', description: 'comma-separated pids (`origin/id`)' },
-        skip: { type: 'integer', minimum: 0, description: 'offset (also `start`)' },
-        limit: { type: 'integer', minimum: 1, description: 'page size (also `nb`)' },
+        pids: {
+          type: 'string',
+          required: true,
+          pattern: '(^|,)\\s*[^,\\s/][^,]*/',
+          description: 'comma-separated pids (`origin/id`), at least one; the others are ignored',
+          examples: ['sesalab/1,sesalab/2'],
+        },
+        skip: {
+          type: 'integer',
+          minimum: 0,
+          description: 'offset (also `start`); another value: 0, with a `Warning`',
+        },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          description:
+            'page size (also `nb`), at most `listeMax`; another value: `listeMax`, with a `Warning`',
+        },
       },
       payload: ref('AuthorsPage'),
+      invalid: ['Argument pids manquant', 'Aucun auteur demandé'],
+      ignored: 'a `skip` or `limit` (`start`, `nb`) the route does not understand',
     },
   },
   {
@@ -203,7 +277,15 @@ export const listRoutes: LegacyRoute[] = [
     shape: (result) => ({ filters: result.data }),
     doc: {
       summary: 'Filters whose values match a pattern',
-      params: { pattern: { type: 'string', description: 'start of a value' } },
+      params: {
+        pattern: {
+          type: 'string',
+          minLength: 2,
+          description:
+            'start of a value: its first word, accents and punctuation aside, has at least two characters',
+        },
+      },
+      invalid: ['Il faut au moins deux caractères'],
       payload: {
         properties: {
           filters: {

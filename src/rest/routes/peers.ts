@@ -46,7 +46,16 @@ const checkResult = ({ success, message, baseId, errors, warnings }: Record<stri
   success ? { message, ...(baseId ? { baseId } : {}), warnings } : { success: false, errors, warnings };
 
 const warnings = { type: 'array', items: { type: 'string' } };
-const anyObject = { type: 'object', description: 'see docs/compatibility.md §7' };
+const declaredList = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { baseId: { type: 'string' }, baseUrl: { type: 'string' } },
+    required: ['baseId', 'baseUrl'],
+  },
+  description: 'the `{baseId, baseUrl}` the caller declares (docs/compatibility.md §7)',
+};
+const rid = { type: 'string', pattern: '^[^/\\s]+/[^/\\s]+$' };
 /** A configuration check fails with `{success: false, errors, warnings}`, other failures as usual. */
 const checkFailure = { anyOf: [ref('ConfigCheckFailure'), ref('Failure')] };
 
@@ -59,8 +68,22 @@ export const peerRoutes: LegacyRoute[] = [
     shape: ({ warnings }) => (warnings.length > 0 ? { warnings } : {}),
     doc: {
       summary: 'A peer asks to be told when resources change',
-      body: anyObject,
+      body: {
+        type: 'object',
+        properties: {
+          action: { enum: ['add', 'remove'] },
+          baseId: { type: 'string', configured: 'peers', description: 'a configured peer' },
+          rids: { type: 'array', items: rid, description: 'rids of resources of this repository' },
+        },
+        required: ['action', 'baseId', 'rids'],
+      },
       payload: { properties: { warnings } },
+      invalid: [
+        'action : doit valoir « add » ou « remove »',
+        'baseId : obligatoire',
+        'rids : doit être une liste de rids',
+        'Sésathèque <baseId> inconnue sur <baseUrl>',
+      ],
     },
   },
   {
@@ -77,13 +100,15 @@ export const peerRoutes: LegacyRoute[] = [
           ref: {
             type: 'object',
             description: 'the changed Ref; `aliasOf` is its rid',
-            properties: { aliasOf: { type: 'string' }, titre: { type: 'string' }, type: { type: 'string' } },
+            properties: { aliasOf: rid, titre: { type: 'string' }, type: { type: 'string' } },
             required: ['aliasOf'],
           },
           eventId: { type: 'string', description: 'repeats are ignored' },
         },
         required: ['ref'],
+        examples: [{ ref: { aliasOf: 'voisine/1', titre: 'Exemple', type: 'url' } }],
       },
+      invalid: ['ref : obligatoire (un Ref)', 'eventId : doit être un texte'],
     },
   },
   {
@@ -99,8 +124,11 @@ export const peerRoutes: LegacyRoute[] = [
       summary: 'Check the configuration of a lab',
       body: {
         type: 'object',
-        properties: { baseUrl: { type: 'string' }, sesatheques: { type: 'array' } },
-        required: ['baseUrl'],
+        properties: {
+          baseUrl: { type: 'string', description: 'the lab’s; not a configured lab: a failed check' },
+          sesatheques: declaredList,
+        },
+        required: ['baseUrl', 'sesatheques'],
       },
       payload: {
         properties: { message: { type: 'string' }, baseId: { type: 'string' }, warnings },
@@ -120,7 +148,11 @@ export const peerRoutes: LegacyRoute[] = [
     respond: checkStatus,
     doc: {
       summary: 'Check the configuration of a peer repository',
-      body: anyObject,
+      body: {
+        type: 'object',
+        properties: { sesatheques: declaredList, sesalabs: declaredList },
+        required: ['sesatheques'],
+      },
       payload: { properties: { message: { type: 'string' }, warnings }, required: ['message', 'warnings'] },
       responses: { 400: checkFailure },
     },
@@ -133,7 +165,16 @@ export const peerRoutes: LegacyRoute[] = [
     shape: ({ baseId, type }) => ({ baseId, type }),
     doc: {
       summary: 'The baseId of a repository or lab URL',
-      query: { baseUrl: { type: 'string' } },
+      query: {
+        baseUrl: {
+          type: 'string',
+          required: true,
+          pattern: '\\S',
+          description: 'the base URL of a lab or repository',
+          examples: ['https://sesalab.example/'],
+        },
+      },
+      invalid: ['baseUrl manquante'],
       payload: {
         properties: { baseId: { type: 'string' }, type: { enum: ['sesalab', 'sesatheque'] } },
         required: ['baseId', 'type'],
@@ -164,20 +205,31 @@ export const peerRoutes: LegacyRoute[] = [
         type: 'object',
         description:
           'posted as JSON to `deferUrl`, which must lie under a configured lab; also text/plain (sendBeacon)',
-        properties: { deferUrl: { type: 'string' } },
+        properties: { deferUrl: { type: 'string', minLength: 1 } },
         required: ['deferUrl'],
       },
+      invalid: [
+        'deferUrl manquant',
+        'Le corps de la requête doit être un objet',
+        'Le corps de la requête n’est pas du JSON valide',
+      ],
     },
   },
   {
     method: 'post',
     paths: ['/api/notifyError'],
     operation: 'NotifyError',
-    variables: ({ body, text: raw }) => ({ input: { report: raw ?? body } }),
+    variables: (parts) => {
+      // A JSON body that is not an object reaches the route as `{}` (router.ts): an empty report.
+      if (parts.arrayBody)
+        parts.warnings.push('body: a JSON array ignored (a report is an object); an empty report {} used');
+      return { input: { report: parts.text ?? parts.body } };
+    },
     shape: () => ({}),
     doc: {
       summary: 'Record a client error in the logs',
       body: { type: 'object', description: 'with `rid`: the data-error log; also accepted as text/plain' },
+      ignored: 'a JSON array as the body (an empty report is recorded)',
     },
   },
 ];

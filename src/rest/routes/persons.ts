@@ -3,17 +3,19 @@ import { ref } from '../api-schemas.ts';
 import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
 
 const s = { type: 'string' };
+const origine = { type: 'string', minLength: 1, description: 'base URL of a configured lab' };
+const token = { type: 'string', minLength: 1, description: 'the lab’s token for the user' };
 const loginFields = {
   type: 'object',
-  properties: {
-    origine: { type: 'string', description: 'base URL of a configured lab' },
-    token: { type: 'string', description: 'the lab’s token for the user' },
-  },
+  description: 'or the same in the query string',
+  properties: { origine, token },
+  required: ['origine', 'token'],
 };
-const loginQuery = {
-  origine: { type: 'string', description: 'base URL of a configured lab' },
-  token: { type: 'string', description: 'the lab’s token for the user' },
-};
+/** The query string of `POST /api/connexion`: read for what the body does not hold. */
+const loginQuery = { origine, token };
+const loginInvalid = ['token ou origine manquant'];
+/** A value with a character other than a space (the service trims before checking). */
+const notBlank = { type: 'string', pattern: '\\S' };
 
 /**
  * Body first (as posted: GraphQL rejects wrong types), then the query string: `connexion` is also
@@ -40,7 +42,12 @@ export const personRoutes: LegacyRoute[] = [
     paths: ['/api/connexion'],
     operation: 'Login',
     variables: (r) => ({ origine: fromBodyOrQuery(r, 'origine'), token: fromBodyOrQuery(r, 'token') }),
-    doc: { summary: 'Log a lab user in (opens a session)', body: loginFields, query: loginQuery },
+    doc: {
+      summary: 'Log a lab user in (opens a session)',
+      body: loginFields,
+      query: loginQuery,
+      invalid: loginInvalid,
+    },
   },
   {
     method: 'get',
@@ -48,7 +55,11 @@ export const personRoutes: LegacyRoute[] = [
     operation: 'Login',
     changesState: true,
     variables: (r) => ({ origine: fromBodyOrQuery(r, 'origine'), token: fromBodyOrQuery(r, 'token') }),
-    doc: { summary: 'Log a lab user in, with query parameters', query: loginQuery },
+    doc: {
+      summary: 'Log a lab user in, with query parameters',
+      query: { origine: { ...origine, required: true }, token: { ...token, required: true } },
+      invalid: loginInvalid,
+    },
   },
   {
     method: 'get',
@@ -77,18 +88,30 @@ export const personRoutes: LegacyRoute[] = [
       body: {
         type: 'object',
         properties: {
-          pid: { ...s, description: 'origine/idOrigine; the person is created when unknown' },
+          pid: {
+            ...s,
+            pattern: '^\\s*[^/\\s][^/]*/',
+            description:
+              'origine/idOrigine (text before and after a `/`); the person is created when unknown',
+          },
           nom: s,
           prenom: s,
-          email: s,
+          email: { ...s, format: 'email' },
           roles: {
             type: 'array',
             items: s,
-            description: 'roles granted by the development login; they grant nothing once it is off',
+            description:
+              'roles of the configuration (`roles`) given to the person by the development login; they grant nothing once it is off',
           },
         },
         required: ['pid'],
+        examples: [{ pid: 'dev/alice', roles: ['formateur'] }],
       },
+      invalid: [
+        'pid : de la forme origine/id, par exemple dev/alice',
+        'email invalide',
+        'Rôle <rôle> inconnu (rôles connus : <rôles>)',
+      ],
       payload: {
         properties: {
           pid: s,
@@ -159,7 +182,11 @@ export const personRoutes: LegacyRoute[] = [
     shape: ({ __typename, ...person }) => person,
     doc: {
       summary: 'Check that a pid belongs to a person of this name',
-      query: { pid: { type: 'string' }, nom: { type: 'string', description: 'family name' } },
+      query: {
+        pid: { ...notBlank, required: true, examples: ['sesalab/1'] },
+        nom: { ...notBlank, required: true, description: 'family name', examples: ['Dupont'] },
+      },
+      invalid: ['pid manquant', 'nom manquant'],
       payload: {
         properties: { oid: { type: 'integer' }, pid: s, nom: s, prenom: s },
         required: ['oid', 'pid', 'nom', 'prenom'],
@@ -187,12 +214,13 @@ export const personRoutes: LegacyRoute[] = [
       summary: 'Create or update a person (pid = origine/idOrigine)',
       body: {
         type: 'object',
+        description: '`origine/idOrigine` (the pid) has at most 255 characters',
         properties: {
-          origine: s,
-          idOrigine: s,
-          nom: s,
-          prenom: s,
-          email: s,
+          origine: { ...s, pattern: '^[^/]*\\S[^/]*$', description: 'no `/`' },
+          idOrigine: { type: ['string', 'number'], pattern: '\\S' },
+          nom: notBlank,
+          prenom: notBlank,
+          email: { ...s, format: 'email' },
           roles: {
             description: 'role names, or `{<role>: true|false}`',
             anyOf: [
@@ -201,8 +229,19 @@ export const personRoutes: LegacyRoute[] = [
             ],
           },
         },
-        required: ['origine', 'idOrigine', 'nom'],
+        required: ['origine', 'idOrigine', 'nom', 'prenom'],
+        examples: [{ origine: 'sesalab', idOrigine: '42', nom: 'Dupont', prenom: 'Anne' }],
       },
+      invalid: [
+        'origine manquant',
+        'origine ne doit pas contenir de /',
+        'idOrigine manquant',
+        'nom manquant',
+        'prenom manquant',
+        'email invalide',
+        'pid (origine/idOrigine) : au plus 255 caractères',
+        'Rôle <rôle> inconnu (rôles connus : <rôles>)',
+      ],
       payload: { properties: { oid: { type: 'integer' }, pid: s }, required: ['oid', 'pid'] },
     },
   },

@@ -1,17 +1,39 @@
 /** Legacy resource routes (API document, "Resources"; compatibility notes §3, §4). */
-import { oidParam, originParams, ref, resourceOrRef, resourceQuery } from '../api-schemas.ts';
-import { type LegacyRoute, pathId, type RequestParts, text } from '../route-table.ts';
+import {
+  oidParam,
+  originParams,
+  ref,
+  resourceIgnored,
+  resourceOrRef,
+  resourceQuery,
+} from '../api-schemas.ts';
+import {
+  FLAG_VALUES,
+  flag,
+  type LegacyRoute,
+  oneOf,
+  pathId,
+  type RequestParts,
+  text,
+} from '../route-table.ts';
 import { relationsInput, resourceInput } from '../shapes/resource-input.ts';
 import { legacyRef, type Result, legacyResource as shaped } from '../shapes/resources.ts';
 
 const legacyResource = (resource: Result, { query }: RequestParts) => shaped(resource, query.format);
 
 /** `format` and `droits` query parameters, as the operations' variables. */
-const formats = ({ query }: RequestParts) => ({
-  asRef: query.format === 'ref',
-  full: query.format === 'full',
-  droits: ['1', 'true'].includes(text(query.droits) ?? ''),
-});
+const formats = (parts: RequestParts) => {
+  const format = oneOf(parts, 'format', parts.query.format, ['ressource', 'ref', 'full'], 'ressource');
+  return {
+    asRef: format === 'ref',
+    full: format === 'full',
+    droits: flag(parts, 'droits', parts.query.droits),
+  };
+};
+
+/** `format=ref` of the saving routes: the saved resource as a Ref, instead of its oid. */
+const asRef = (parts: RequestParts) =>
+  oneOf(parts, 'format', parts.query.format, ['ref'], 'oid', 'the oid answer (the default)') === 'ref';
 
 const byOid = (parts: RequestParts) => ({ oid: pathId(parts.params.oid), ...formats(parts) });
 const byPair = (parts: RequestParts) => ({
@@ -28,19 +50,62 @@ function savedResource(result: Result, parts: RequestParts) {
   return { oid: result.oid, ...warnings };
 }
 
-const saveVariables = ({ body, query }: RequestParts) => ({
-  ...resourceInput(body),
-  merge: ['1', 'true'].includes(text(query.merge) ?? text(query.partial) ?? ''),
-  asRef: query.format === 'ref',
+const saveVariables = (parts: RequestParts) => ({
+  ...resourceInput(parts.body),
+  merge:
+    parts.query.merge !== undefined
+      ? flag(parts, 'merge', parts.query.merge)
+      : flag(parts, 'partial', parts.query.partial),
+  asRef: asRef(parts),
 });
 
 const savedPayload = { anyOf: [ref('SavedResource'), ref('Ref')] };
-const refQuery = { format: { enum: ['ref'], description: 'answer the saved resource as a Ref' } };
+const refQuery = {
+  format: {
+    enum: ['ref'],
+    description: 'answer the saved resource as a Ref; another value: the oid answer, with a `Warning`',
+  },
+};
+const relationPairs = {
+  type: 'array',
+  items: {
+    type: 'array',
+    prefixItems: [
+      { type: 'integer', description: 'a relation type (API document, "Relations")' },
+      { type: 'string', pattern: '^[^/\\s]+/[^/\\s]+$', description: 'a rid' },
+    ],
+    minItems: 2,
+    maxItems: 2,
+  },
+  description: '[predicate, rid] pairs',
+};
 const resourceBody = {
   type: 'object',
-  description: 'resource properties, possibly partial; `oid` or `origine` and `idOrigine` required to update',
-  properties: { oid: { type: 'integer' }, origine: { type: 'string' }, idOrigine: { type: 'string' } },
+  description:
+    'resource properties, possibly partial (API document, "Resources"); `oid`, or `origine` and `idOrigine`, name the resource to update; creating one needs `titre` and `type`',
+  properties: {
+    oid: { type: 'integer', minimum: 1 },
+    origine: { type: 'string', minLength: 1 },
+    idOrigine: { type: 'string', minLength: 1 },
+    titre: { type: 'string' },
+    type: { type: 'string', minLength: 1, not: { const: 'error' } },
+    publie: { type: 'boolean' },
+    restriction: { enum: [0, 1, 2, 3] },
+    indexable: { type: 'boolean' },
+    categories: { type: 'array', items: { type: 'integer' }, maxItems: 50 },
+    niveaux: { type: 'array', items: { type: 'string' }, maxItems: 20 },
+    relations: relationPairs,
+  },
+  examples: [{ titre: 'Exemple', type: 'url', publie: true, restriction: 0 }],
 };
+const saveInvalid = [
+  'Le corps de la requête doit être un objet décrivant la ressource',
+  'type : obligatoire',
+  'titre : obligatoire pour créer une ressource',
+  'origine et idOrigine vont ensemble : il faut les deux ou aucun',
+  '<propriété> : <problème> (one per property the service refuses)',
+];
+const savedIgnored = 'a `format` other than `ref`, a `merge` (`partial`) other than 1, true, 0, false';
 const deniedPublicDelete = {
   summary: 'Always denied: /public/ routes run as an anonymous caller',
   payload: ref('Deleted'),
@@ -57,10 +122,15 @@ export const resourceRoutes: LegacyRoute[] = [
       summary: 'Create, overwrite or merge a resource',
       query: {
         ...refQuery,
-        merge: { enum: ['1', 'true'], description: 'merge into the stored resource (also `partial`)' },
+        merge: {
+          enum: FLAG_VALUES,
+          description: 'merge into the stored resource (also `partial`); another value: no, with a `Warning`',
+        },
       },
       body: resourceBody,
       payload: savedPayload,
+      invalid: saveInvalid,
+      ignored: savedIgnored,
     },
   },
   {
@@ -72,7 +142,7 @@ export const resourceRoutes: LegacyRoute[] = [
     method: 'post',
     paths: ['/api/ressource/addRelations'],
     operation: 'AddResourceRelations',
-    variables: ({ body, query }) => ({ input: relationsInput(body), asRef: query.format === 'ref' }),
+    variables: (parts) => ({ input: relationsInput(parts.body), asRef: asRef(parts) }),
     shape: savedResource,
     doc: {
       summary: 'Add relations to a resource',
@@ -85,14 +155,19 @@ export const resourceRoutes: LegacyRoute[] = [
           origine: { type: 'string' },
           idOrigine: { type: 'string' },
           ref: { type: 'string' },
-          relations: {
-            type: 'array',
-            items: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }] },
-          },
+          relations: relationPairs,
         },
         required: ['relations'],
+        anyOf: [{ required: ['oid'] }, { required: ['origine', 'idOrigine'] }, { required: ['ref'] }],
+        examples: [{ oid: 1, relations: [[1, 'repo/2']] }],
       },
       payload: savedPayload,
+      invalid: [
+        'relations : obligatoire',
+        'relations : doit être une liste de paires [type de relation, rid]',
+        'Il faut identifier la ressource : oid, origine et idOrigine, ou ref',
+      ],
+      ignored: 'a `format` other than `ref`',
     },
   },
   {
@@ -101,7 +176,13 @@ export const resourceRoutes: LegacyRoute[] = [
     operation: 'ResourceByOid',
     variables: byOid,
     shape: legacyResource,
-    doc: { summary: 'A resource by oid', params: oidParam, query: resourceQuery, payload: resourceOrRef },
+    doc: {
+      summary: 'A resource by oid',
+      params: oidParam,
+      query: resourceQuery,
+      payload: resourceOrRef,
+      ignored: resourceIgnored,
+    },
   },
   {
     method: 'get',
@@ -114,6 +195,7 @@ export const resourceRoutes: LegacyRoute[] = [
       params: originParams,
       query: resourceQuery,
       payload: resourceOrRef,
+      ignored: resourceIgnored,
     },
   },
   {
@@ -166,7 +248,16 @@ export const resourceRoutes: LegacyRoute[] = [
     publicCache: true,
     doc: {
       summary: 'The rid of a resource, even a private one',
-      query: { id: { type: 'string', description: 'an oid, an origin pair `origine/idOrigine` or a rid' } },
+      query: {
+        id: {
+          type: 'string',
+          required: true,
+          pattern: '\\S',
+          description: 'an oid, an origin pair `origine/idOrigine` or a rid',
+          examples: ['1'],
+        },
+      },
+      invalid: ['id manquant'],
       payload: { properties: { rid: { type: 'string' } }, required: ['rid'] },
     },
   },
@@ -182,6 +273,7 @@ export const resourceRoutes: LegacyRoute[] = [
       params: oidParam,
       query: resourceQuery,
       payload: resourceOrRef,
+      ignored: resourceIgnored,
     },
   },
   {
@@ -196,6 +288,7 @@ export const resourceRoutes: LegacyRoute[] = [
       params: originParams,
       query: resourceQuery,
       payload: resourceOrRef,
+      ignored: resourceIgnored,
     },
   },
   {
@@ -213,6 +306,7 @@ export const resourceRoutes: LegacyRoute[] = [
       params: oidParam,
       query: resourceQuery,
       payload: resourceOrRef,
+      ignored: resourceIgnored,
     },
   },
   {
@@ -224,7 +318,15 @@ export const resourceRoutes: LegacyRoute[] = [
     shape: (result) => ({ clone: legacyRef(result.resource.ref) }),
     doc: {
       summary: 'Create an alias of a resource, with the caller as author',
-      params: { baseId: { type: 'string', description: 'repository of the resource' }, ...oidParam },
+      params: {
+        baseId: {
+          type: 'string',
+          configured: 'repositories',
+          description: 'repository of the resource: this one or a configured peer',
+        },
+        ...oidParam,
+      },
+      invalid: ['Sésathèque <baseId> inconnue sur <baseUrl>'],
       payload: { properties: { clone: ref('Ref') }, required: ['clone'] },
     },
   },
@@ -237,9 +339,11 @@ export const resourceRoutes: LegacyRoute[] = [
     shape: (result, parts) => legacyResource(result.resource, parts),
     doc: {
       summary: 'Turn an alias into a resource of its own (keeps the oid)',
+      invalid: ['La ressource <oid> n’est pas un alias'],
       params: oidParam,
       query: resourceQuery,
       payload: resourceOrRef,
+      ignored: resourceIgnored,
     },
   },
 ];
