@@ -1,8 +1,8 @@
 /**
  * The service configuration: one typed, frozen object, validated with zod at start. Sources, later
  * ones winning: the JSON file (`CONFIG_FILE`, default config/default.json), then environment
- * variables (`PORT`, `HOST`, `DATABASE_URL`, `BASE_ID`, `BASE_URL`, `API_TOKENS`, `SESSION_SECRET`,
- * `LOG_LEVEL`, `REDIS_URL`, `DEV_LOGIN`, `METRICS_TOKEN`).
+ * variables (`PORT`, `DATABASE_URL`, `METRICS_TOKEN`…: the ENVIRONMENT table below). A wrong value
+ * set in a variable is reported under the variable's name, as the operator typed it.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -32,7 +32,12 @@ export const configSchema = z
   .object({
     port: z.coerce.number().int().min(0).max(65535).default(3000),
     /** Address to listen on; every interface when absent. */
-    host: z.string().min(1).optional(),
+    host: z
+      .string()
+      .min(1)
+      .regex(/^[^\s/]+$/, 'must be a host name or an IP address, without scheme or path')
+      .refine((host) => !/^[^:]+:\d+$/.test(host), 'must not carry a port (that is the port setting)')
+      .optional(),
     databaseUrl: z
       .string()
       .default(DEFAULT_DATABASE_URL)
@@ -306,19 +311,135 @@ function unknownSettings(schema: z.ZodType, input: unknown, path: string[] = [])
 }
 
 /** Validates a configuration object; throws a ConfigError listing every problem. */
-export function parseConfig(input: unknown): Config {
+export function parseConfig(input: unknown, fromEnvironment: EnvironmentValues = []): Config {
   const result = configSchema.safeParse(input);
-  const problems = [
-    ...unknownSettings(configSchema, input),
-    ...(result.success
-      ? []
-      : result.error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`)),
-  ];
+  const named = new Set<EnvironmentSetting>();
+  const issues = result.success
+    ? []
+    : result.error.issues.flatMap((issue) => {
+        // A value the operator set in a variable is named as they typed it, once.
+        const given = fromEnvironment.find(({ setting }) =>
+          setting.path.every((key, i) => issue.path[i] === key),
+        );
+        if (!given) return [`  - ${issue.path.join('.') || '(root)'}: ${issue.message}`];
+        if (named.has(given.setting)) return [];
+        named.add(given.setting);
+        return [`  - ${shownVariable(given.setting, given.value)}: expected ${given.setting.expected}`];
+      });
+  const problems = [...unknownSettings(configSchema, input), ...issues];
   if (!result.success || problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   return Object.freeze(result.data);
 }
+
+/** An environment variable that overrides one setting of the file. */
+interface EnvironmentSetting {
+  name: string;
+  /** The setting it overrides, e.g. `['metrics', 'bearerToken']`. */
+  path: [string] | [string, string];
+  /** What a valid value is, as the operator would write it. */
+  expected: string;
+  /** Shown masked in messages (tokens, secrets); a URL is shown with its password masked. */
+  secret?: 'value' | 'list' | 'url';
+  /** Also taken when set but empty (an empty list, off). */
+  emptyCounts?: boolean;
+  /** The value the setting takes; by default the text itself. */
+  read?: (value: string) => unknown;
+}
+
+type EnvironmentValues = { setting: EnvironmentSetting; value: string }[];
+
+const TRUE = /^(1|true|yes|on)$/i;
+const FALSE = /^(0|false|no|off|)$/i;
+
+/** Every variable loadConfig reads besides CONFIG_FILE and NODE_ENV (documented in the README). */
+const ENVIRONMENT: EnvironmentSetting[] = [
+  { name: 'PORT', path: ['port'], expected: 'a port number 0-65535 (0: any free port)' },
+  { name: 'HOST', path: ['host'], expected: 'an address to listen on, e.g. 127.0.0.1 or ::' },
+  {
+    name: 'DATABASE_URL',
+    path: ['databaseUrl'],
+    secret: 'url',
+    expected: 'a "file:" (SQLite) or "postgresql://" (PostgreSQL) URL',
+  },
+  { name: 'BASE_ID', path: ['baseId'], expected: 'an identifier without "/" or spaces, e.g. myrepo' },
+  {
+    name: 'BASE_URL',
+    path: ['baseUrl'],
+    expected: 'the public URL of the service, ending with "/", e.g. https://repo.example.org/',
+  },
+  {
+    name: 'API_TOKENS',
+    path: ['apiTokens'],
+    secret: 'list',
+    emptyCounts: true,
+    expected: 'API tokens separated by commas, each of at least 16 characters',
+    read: (value) =>
+      value
+        .split(',')
+        .map((token) => token.trim())
+        .filter(Boolean),
+  },
+  {
+    name: 'SESSION_SECRET',
+    path: ['sessionSecret'],
+    secret: 'value',
+    expected: 'a secret of at least 16 characters',
+  },
+  {
+    name: 'LOG_LEVEL',
+    path: ['logLevel'],
+    expected: `one of ${configSchema.shape.logLevel.unwrap().options.join(', ')}`,
+  },
+  {
+    name: 'HEAP_GROWTH_PERCENT',
+    path: ['heapGrowthPercent'],
+    expected: 'a whole number of percent 0-400 (0: V8 decides)',
+    read: Number,
+  },
+  {
+    name: 'METRICS_TOKEN',
+    path: ['metrics', 'bearerToken'],
+    secret: 'value',
+    expected: 'a bearer token of at least 16 characters',
+  },
+  {
+    name: 'REDIS_URL',
+    path: ['rateLimits', 'redisUrl'],
+    secret: 'url',
+    expected: 'a redis:// or rediss:// URL',
+  },
+  {
+    name: 'DEV_LOGIN',
+    path: ['devLogin'],
+    emptyCounts: true,
+    expected: 'true or false (or 1/0, yes/no, on/off)',
+    // Anything else stays text, which the setting refuses.
+    read: (value) => (TRUE.test(value.trim()) ? true : FALSE.test(value.trim()) ? false : value),
+  },
+  {
+    name: 'DEV_LOGIN_ALLOW_REMOTE',
+    path: ['devLoginAllowRemote'],
+    emptyCounts: true,
+    expected: 'true or false (or 1/0, yes/no, on/off)',
+    read: (value) => (TRUE.test(value.trim()) ? true : FALSE.test(value.trim()) ? false : value),
+  },
+];
+
+/** `NAME=value` as a message may show it: secrets masked, with only their length. */
+function shownVariable(setting: EnvironmentSetting, value: string): string {
+  if (setting.secret === 'value') return `${setting.name}=*** (${value.length} characters)`;
+  if (setting.secret === 'list') {
+    const count = (setting.read?.(value) as string[]).length;
+    return `${setting.name}=*** (${count} token${count === 1 ? '' : 's'})`;
+  }
+  if (setting.secret === 'url') return `${setting.name}=${redactUrl(value)}`;
+  return `${setting.name}=${value}`;
+}
+
+/** A URL with the password of its credentials masked. */
+const redactUrl = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
 
 /** Reads the JSON file and the environment, then validates. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -332,36 +453,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (typeof fromFile !== 'object' || fromFile === null || Array.isArray(fromFile)) {
     throw new ConfigError(`Configuration file ${file} must hold a JSON object`);
   }
-  const overrides: Record<string, unknown> = {};
-  if (env.PORT) overrides.port = env.PORT;
-  if (env.HOST) overrides.host = env.HOST;
-  if (env.DATABASE_URL) overrides.databaseUrl = env.DATABASE_URL;
-  if (env.BASE_ID) overrides.baseId = env.BASE_ID;
-  if (env.BASE_URL) overrides.baseUrl = env.BASE_URL;
-  if (env.API_TOKENS !== undefined) {
-    overrides.apiTokens = env.API_TOKENS.split(',')
-      .map((token) => token.trim())
-      .filter(Boolean);
+  const input: Record<string, unknown> = { ...fromFile };
+  const given: EnvironmentValues = [];
+  for (const setting of ENVIRONMENT) {
+    const value = env[setting.name];
+    if (value === undefined || (value === '' && !setting.emptyCounts)) continue;
+    given.push({ setting, value });
+    const taken = setting.read ? setting.read(value) : value;
+    const [key, nested] = setting.path;
+    if (nested === undefined) {
+      input[key] = taken;
+    } else {
+      // The variable overrides one setting of the file's section, keeping its others.
+      const section = input[key];
+      input[key] = { ...(typeof section === 'object' ? section : {}), [nested]: taken };
+    }
   }
-  if (env.SESSION_SECRET) overrides.sessionSecret = env.SESSION_SECRET;
-  if (env.LOG_LEVEL) overrides.logLevel = env.LOG_LEVEL;
-  if (env.HEAP_GROWTH_PERCENT) overrides.heapGrowthPercent = Number(env.HEAP_GROWTH_PERCENT);
-  if (env.METRICS_TOKEN) {
-    const fileMetrics = fromFile.metrics;
-    overrides.metrics = {
-      ...(typeof fileMetrics === 'object' ? fileMetrics : {}),
-      bearerToken: env.METRICS_TOKEN,
-    };
-  }
-  if (env.REDIS_URL) {
-    const fileLimits = fromFile.rateLimits;
-    overrides.rateLimits = { ...(typeof fileLimits === 'object' ? fileLimits : {}), redisUrl: env.REDIS_URL };
-  }
-  if (env.DEV_LOGIN !== undefined) overrides.devLogin = /^(1|true|yes|on)$/i.test(env.DEV_LOGIN.trim());
-  if (env.DEV_LOGIN_ALLOW_REMOTE !== undefined) {
-    overrides.devLoginAllowRemote = /^(1|true|yes|on)$/i.test(env.DEV_LOGIN_ALLOW_REMOTE.trim());
-  }
-  const config = parseConfig({ ...fromFile, ...overrides });
+  const config = parseConfig(input, given);
   assertFitForEnvironment(config, env);
   return config;
 }

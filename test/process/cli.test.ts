@@ -286,6 +286,16 @@ describe('rrs config check', () => {
     expect(run.stdout).toMatch(/4 problems found\.\n$/);
   });
 
+  it('names an environment variable given a wrong value, masking a secret', async () => {
+    const run = await rrs(['config', 'check'], { env: { PORT: 'abc', METRICS_TOKEN: 'abc' } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('✗ configuration: PORT=abc: expected a port number 0-65535');
+    expect(run.stdout).toContain(
+      '✗ configuration: METRICS_TOKEN=*** (3 characters): expected a bearer token of at least 16 characters',
+    );
+    expect(run.stdout).toMatch(/2 problems found\.\n$/);
+  });
+
   it('reports unreachable labs, a missing session secret in production and no usable token', async () => {
     const run = await rrs(['--json', 'config', 'check'], {
       settings: { ...config, labs: [{ baseId: 'gone', baseUrl: 'http://127.0.0.1:9/' }] },

@@ -48,6 +48,23 @@ describe('npm start (src/server.ts)', () => {
     expect(server.output().stderr).toMatch(/Invalid configuration:\n.*listeMax/);
   });
 
+  it('names an environment variable given a wrong value, as it was typed, and what it expects', async () => {
+    const server = startServer({
+      CONFIG_FILE: configFile(validConfig),
+      DATABASE_URL: 'file:/nonexistent/never.db',
+      PORT: 'abc',
+      METRICS_TOKEN: 'short-secret',
+    });
+    expect(await server.exited).toBe(1);
+    const { stderr } = server.output();
+    expect(stderr).toMatch(/^ {2}- PORT=abc: expected a port number 0-65535/m);
+    expect(stderr).toMatch(
+      /^ {2}- METRICS_TOKEN=\*\*\* \(12 characters\): expected a bearer token of at least 16 characters/m,
+    );
+    expect(stderr).not.toContain('short-secret');
+    expect(stderr).not.toContain('metrics.bearerToken');
+  });
+
   it('says which port is taken and how to choose another, in one line without a stack, exit code 1', async () => {
     const url = await createEmptyDatabase('busy');
     databases.push(url);

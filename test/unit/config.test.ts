@@ -1,5 +1,5 @@
 /** Configuration: validation, sources and their precedence. */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_ROLES, loadConfig, parseConfig } from '../../src/config.ts';
@@ -137,7 +137,9 @@ describe('heap growth', () => {
     for (const wrong of [-1, 401, 2.5]) {
       expect(() => parseConfig({ ...minimal, heapGrowthPercent: wrong })).toThrow(/heapGrowthPercent/);
     }
-    expect(() => loadConfig({ CONFIG_FILE: file, HEAP_GROWTH_PERCENT: 'lots' })).toThrow(/heapGrowthPercent/);
+    expect(() => loadConfig({ CONFIG_FILE: file, HEAP_GROWTH_PERCENT: 'lots' })).toThrow(
+      /HEAP_GROWTH_PERCENT=lots/,
+    );
   });
 });
 
@@ -176,5 +178,138 @@ describe('loadConfig', () => {
     ['a file holding an array', () => configFile([]), /must hold a JSON object/],
   ])('reports %s', (_label, file, message) => {
     expect(() => loadConfig({ CONFIG_FILE: file() })).toThrow(message);
+  });
+});
+
+/**
+ * Every variable loadConfig maps, given a wrong value: the message names the variable and the value
+ * the operator typed (a secret masked), and says what is expected, never the configuration path.
+ */
+const WRONG_ENVIRONMENT: { name: string; value: string; expected: RegExp; secret?: boolean; path: string }[] =
+  [
+    {
+      name: 'PORT',
+      value: 'abc',
+      expected: /^ {2}- PORT=abc: expected a port number 0-65535 /m,
+      path: 'port',
+    },
+    {
+      name: 'HOST',
+      value: 'http://0.0.0.0',
+      expected: /HOST=http:\/\/0\.0\.0\.0: expected an address/,
+      path: 'host',
+    },
+    {
+      name: 'DATABASE_URL',
+      value: 'mysql://user:hunter2-secret@db/x',
+      expected:
+        /DATABASE_URL=mysql:\/\/user:\*\*\*@db\/x: expected a "file:" \(SQLite\) or "postgresql:\/\/"/,
+      secret: true,
+      path: 'databaseUrl',
+    },
+    { name: 'BASE_ID', value: 'a/b', expected: /BASE_ID=a\/b: expected an identifier/, path: 'baseId' },
+    {
+      name: 'BASE_URL',
+      value: 'http://repo.test',
+      expected: /BASE_URL=http:\/\/repo\.test: expected .*ending with "\/"/,
+      path: 'baseUrl',
+    },
+    {
+      name: 'API_TOKENS',
+      value: 'a-long-enough-token-0123,short-secret',
+      expected: /API_TOKENS=\*\*\* \(2 tokens\): expected .*at least 16 characters/,
+      secret: true,
+      path: 'apiTokens',
+    },
+    {
+      name: 'SESSION_SECRET',
+      value: 'tiny-secret',
+      expected: /SESSION_SECRET=\*\*\* \(11 characters\): expected .*at least 16 characters/,
+      secret: true,
+      path: 'sessionSecret',
+    },
+    {
+      name: 'LOG_LEVEL',
+      value: 'loud',
+      expected: /LOG_LEVEL=loud: expected one of fatal, error, warn, info/,
+      path: 'logLevel',
+    },
+    {
+      name: 'HEAP_GROWTH_PERCENT',
+      value: 'lots',
+      expected: /HEAP_GROWTH_PERCENT=lots: expected a whole number of percent 0-400/,
+      path: 'heapGrowthPercent',
+    },
+    {
+      name: 'METRICS_TOKEN',
+      value: 'abc',
+      expected: /METRICS_TOKEN=\*\*\* \(3 characters\): expected .*at least 16 characters/,
+      secret: true,
+      path: 'metrics.bearerToken',
+    },
+    {
+      name: 'REDIS_URL',
+      value: 'http://cache:6379',
+      expected: /REDIS_URL=http:\/\/cache:6379: expected a redis:\/\/ or rediss:\/\/ URL/,
+      path: 'rateLimits.redisUrl',
+    },
+    {
+      name: 'DEV_LOGIN',
+      value: 'maybe',
+      expected: /DEV_LOGIN=maybe: expected true or false/,
+      path: 'devLogin',
+    },
+  ];
+
+describe('environment variables given a wrong value', () => {
+  const messageOf = (env: NodeJS.ProcessEnv) => {
+    try {
+      loadConfig({ CONFIG_FILE: configFile(minimal), ...env });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    return expect.unreachable('accepted');
+  };
+
+  it.each(WRONG_ENVIRONMENT)('$name=$value is refused naming the variable and what it expects', (wrong) => {
+    const message = messageOf({ [wrong.name]: wrong.value });
+    expect(message).toMatch(wrong.expected);
+    expect(message).not.toContain(`${wrong.path}:`);
+    if (wrong.secret) {
+      for (const part of wrong.value.split(/[,:@]/).filter((part) => part.includes('secret'))) {
+        expect(message).not.toContain(part);
+      }
+    }
+  });
+
+  it('covers every variable loadConfig reads', () => {
+    const source = readFileSync('src/config.ts', 'utf8');
+    const read = new Set(
+      [...source.matchAll(/\benv\.([A-Z_]+)|\bname: '([A-Z_]+)'/g)].map((m) => m[1] ?? m[2]),
+    );
+    for (const own of ['CONFIG_FILE', 'NODE_ENV']) read.delete(own);
+    expect([...read].sort()).toEqual(WRONG_ENVIRONMENT.map((wrong) => wrong.name).sort());
+  });
+
+  it('lists each wrong variable once, beside the problems of the file', () => {
+    const message = (() => {
+      try {
+        loadConfig({ CONFIG_FILE: configFile({ ...minimal, maxSql: 0 }), PORT: '-1', METRICS_TOKEN: 'abc' });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    expect(message.match(/PORT=/g)).toHaveLength(1);
+    expect(message).toMatch(/^ {2}- maxSql: /m);
+    expect(message).toMatch(/^ {2}- METRICS_TOKEN=/m);
+  });
+
+  it('still takes the usual spellings of DEV_LOGIN, an empty one being off', () => {
+    const devLogin = (value: string) =>
+      loadConfig({ CONFIG_FILE: configFile(minimal), DEV_LOGIN: value }).devLogin;
+    for (const on of ['1', 'true', 'YES', ' on ']) expect(devLogin(on)).toBe(true);
+    for (const off of ['0', 'false', 'no', 'off', '']) expect(devLogin(off)).toBe(false);
   });
 });
