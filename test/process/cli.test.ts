@@ -6,10 +6,12 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/db/client.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { type FakePeer, startFakePeer } from '../support/fake-peer.ts';
+import { scratchDir } from '../support/scratch.ts';
 import { configFile } from '../support/server-process.ts';
 
 // A run of the tool costs most of a second (loading the service's modules), several on a busy machine.
@@ -270,6 +272,27 @@ describe('rrs notifications', () => {
     const again = await rrs(['notifications', 'retry', id]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^due now: /);
+  });
+});
+
+describe('rrs export and import', () => {
+  it('print each progress line once: a short phase gives one line, its final count', async () => {
+    await rrs(['demo', 'load']);
+    const file = join(scratchDir('cli-transfer'), 'export.jsonl');
+    const exported = await rrs(['export', file]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const progress = (run: Run) => run.stdout.split('\n').filter((line) => /^[a-z ]+: \d+/.test(line));
+    const resources = await db.resource.count();
+    expect(progress(exported)).toEqual([
+      expect.stringMatching(new RegExp(`^resources: ${resources}/${resources} `)),
+    ]);
+
+    const imported = await rrs(['import', file]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const lines = progress(imported);
+    const phases = lines.map((line) => line.split(':')[0]);
+    expect(phases).toEqual([...new Set(phases)]);
+    expect(phases).toEqual(['persons and groups', 'resources']);
   });
 });
 

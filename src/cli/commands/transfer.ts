@@ -58,9 +58,14 @@ function progressFor(label: string): Progress {
       },
     };
   }
-  let last = 0;
+  // The first line comes after a first interval, not at once: a phase shorter than that prints
+  // only its final count (at once, the first count would often be the final one, printed twice).
+  let last = started;
   let latest = { done: 0, total: undefined as number | undefined };
+  let printed: typeof latest | undefined;
   const line = () => {
+    if (printed?.done === latest.done && printed.total === latest.total) return;
+    printed = latest;
     const seconds = (Date.now() - started) / 1000;
     const { done, total } = latest;
     console.log(
