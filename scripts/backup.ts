@@ -9,12 +9,16 @@
  *                               SQLite: the backup API again, into the database file
  *                               Stop every instance first; start them again afterwards.
  *
+ * A SQLite backup is one self-contained file (rollback journal mode, nothing beside it). A restore
+ * first reads what the file is and refuses, in one line and before writing anything, a file of the
+ * wrong kind: empty, text, a plain SQL dump, the other database's backup, a truncated copy.
+ *
  * Both print a summary of what the database holds (rows per table, a SHA-256 of every resource),
  * read with the bare driver: the summary after a restore must equal the one printed at backup.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
@@ -102,6 +106,14 @@ export async function backup(databaseUrl: string, file: string): Promise<Databas
     } finally {
       source.close();
     }
+    // The copy keeps the source's WAL mode, in which every later opening of it (the summary below,
+    // a restore) leaves -wal and -shm files beside it: rollback mode makes it one self-contained file.
+    const copy = new Database(file);
+    try {
+      copy.pragma('journal_mode = DELETE');
+    } finally {
+      copy.close();
+    }
     return summarize(`file:${file}`);
   }
   // The dump and the summary read one snapshot, so the summary describes exactly the dump even
@@ -127,14 +139,117 @@ export async function backup(databaseUrl: string, file: string): Promise<Databas
   }
 }
 
+/** A restore refused before anything was written: one line for the operator. */
+export class RestoreRefused extends Error {
+  override name = 'RestoreRefused';
+}
+
+const EXPECTED = {
+  sqlite: 'expected a SQLite database file, as `npm run backup` writes from a SQLite database',
+  postgresql:
+    'expected a pg_dump custom-format file (.dump), as `npm run backup` writes from a PostgreSQL database',
+} as const;
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+const PG_DUMP_MAGIC = 'PGDMP';
+
+/** What the file is, read from its first bytes: enough to refuse the wrong kind before any tool runs. */
+function kindOf(file: string): {
+  kind: 'empty' | 'sqlite' | 'pg-dump' | 'sql-text' | 'text' | 'other';
+  head: Buffer;
+  size: number;
+} {
+  const size = statSync(file).size;
+  const head = Buffer.alloc(Math.min(size, 4096));
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (size === 0) return { kind: 'empty', head, size };
+  if (head.subarray(0, 16).toString('latin1') === SQLITE_MAGIC) return { kind: 'sqlite', head, size };
+  if (head.subarray(0, 5).toString('latin1') === PG_DUMP_MAGIC) return { kind: 'pg-dump', head, size };
+  const text = head.toString('utf8');
+  // Text: no NUL byte and no replacement character but where the 4 KiB cut a character in two.
+  if (!head.includes(0) && !text.slice(0, -3).includes('\uFFFD')) {
+    const sql =
+      /^\s*(--|SET |CREATE |INSERT |BEGIN|PRAGMA )/im.test(text) || /PostgreSQL database dump/.test(text);
+    return { kind: sql ? 'sql-text' : 'text', head, size };
+  }
+  return { kind: 'other', head, size };
+}
+
+/** Refuses a file of the wrong kind for `provider`, saying what it is and what is expected. */
+function refuseWrongKind(file: string, provider: 'sqlite' | 'postgresql'): ReturnType<typeof kindOf> {
+  const found = kindOf(file);
+  const refuse = (what: string) =>
+    new RestoreRefused(
+      `Cannot restore ${file}: it ${what}; ${EXPECTED[provider]}. The database was not changed.`,
+    );
+  const here = provider === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  switch (found.kind) {
+    case 'empty':
+      throw refuse('is empty');
+    case 'text':
+      throw refuse('is a text file');
+    case 'sql-text':
+      throw refuse(
+        provider === 'postgresql'
+          ? 'is a plain SQL dump (load one with psql)'
+          : 'is a plain SQL dump (load one with the sqlite3 shell)',
+      );
+    case 'other':
+      if (provider === 'sqlite') throw refuse('is not a SQLite database (unknown content)');
+      return found; // pg_restore also reads tar archives: it judges them.
+    case 'pg-dump':
+      if (provider === 'sqlite')
+        throw refuse(`is a PostgreSQL backup (pg_dump) and this database is ${here}`);
+      return found;
+    case 'sqlite':
+      if (provider === 'postgresql') throw refuse(`is a SQLite database and this database is ${here}`);
+      return found;
+  }
+}
+
+/** A SQLite file shorter than its header says (a copy cut short), before SQLite reads it. */
+function sqliteTruncation(head: Buffer, size: number): string | undefined {
+  if (head.length < 100) return `is truncated (${size} bytes, not even a SQLite header)`;
+  const pageSize = head.readUInt16BE(16) === 1 ? 65536 : head.readUInt16BE(16);
+  // The page count of the header holds when the two change counters agree.
+  const pages = head.readUInt32BE(92) === head.readUInt32BE(96) ? head.readUInt32BE(28) : 0;
+  if (size % pageSize !== 0 || size < pages * pageSize) {
+    return `is truncated or damaged (${size} bytes where its header announces ${pages * pageSize})`;
+  }
+  return undefined;
+}
+
 export async function restore(file: string, databaseUrl: string): Promise<void> {
-  if (!existsSync(file)) throw new Error(`No backup at ${file}`);
-  if (providerOf(databaseUrl) === 'sqlite') {
-    const source = new Database(file, { readonly: true, fileMustExist: true });
+  if (!existsSync(file)) throw new RestoreRefused(`No backup at ${file}. The database was not changed.`);
+  const provider = providerOf(databaseUrl);
+  const found = refuseWrongKind(file, provider);
+  const refuse = (what: string) =>
+    new RestoreRefused(
+      `Cannot restore ${file}: it ${what}; ${EXPECTED[provider]}. The database was not changed.`,
+    );
+  if (provider === 'sqlite') {
+    const truncated = sqliteTruncation(found.head, found.size);
+    if (truncated) throw refuse(truncated);
+    let source: Database.Database;
+    try {
+      source = new Database(file, { readonly: true, fileMustExist: true });
+    } catch (error) {
+      throw refuse(`cannot be read as a SQLite database (${(error as Error).message})`);
+    }
     try {
       // Refuse a damaged backup before touching the database.
-      const check = source.pragma('integrity_check', { simple: true });
-      if (check !== 'ok') throw new Error(`${file} is not a sound SQLite database: ${check}`);
+      let check: unknown;
+      try {
+        check = source.pragma('integrity_check', { simple: true });
+      } catch (error) {
+        throw refuse(`is a damaged SQLite database (${(error as Error).message})`);
+      }
+      if (check !== 'ok') throw refuse(`is a damaged SQLite database (${String(check).split('\n')[0]})`);
       mkdirSync(dirname(resolve(sqlitePath(databaseUrl))), { recursive: true });
       await source.backup(sqlitePath(databaseUrl));
     } finally {
@@ -142,16 +257,33 @@ export async function restore(file: string, databaseUrl: string): Promise<void> 
     }
     return;
   }
-  await run('pg_restore', [
-    '--clean',
-    '--if-exists',
-    '--no-owner',
-    '--no-privileges',
-    '--single-transaction',
-    '--exit-on-error',
-    `--dbname=${databaseUrl}`,
-    file,
-  ]);
+  try {
+    await run('pg_restore', [
+      '--clean',
+      '--if-exists',
+      '--no-owner',
+      '--no-privileges',
+      '--single-transaction',
+      '--exit-on-error',
+      `--dbname=${databaseUrl}`,
+      file,
+    ]);
+  } catch (error) {
+    const stderr = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim();
+    const first = stderr.split('\n').find((line) => /error/i.test(line)) ?? stderr.split('\n')[0] ?? '';
+    const reason = first.replace(/^pg_restore: (error: )?/, '');
+    // One transaction, stopped at the first error: nothing of it stays.
+    if (
+      /end of file|could not read|unexpected EOF|too short|could not find block|did not find magic|not a valid archive|does not appear to be a valid archive/i.test(
+        stderr,
+      )
+    ) {
+      throw refuse(`is a truncated or damaged PostgreSQL backup (pg_restore: ${reason})`);
+    }
+    throw new RestoreRefused(
+      `Cannot restore ${file}: pg_restore failed (${reason}). The database was not changed.`,
+    );
+  }
 }
 
 async function main(): Promise<void> {

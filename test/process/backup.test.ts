@@ -4,8 +4,8 @@
  * table and a checksum of every resource; the restored database then serves.
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -27,6 +27,19 @@ const run = promisify(execFile);
 const databases: string[] = [];
 let app: TestApp;
 const created: { oid: number; titre: string }[] = [];
+
+/** A run expected to fail: its exit code and what it printed. */
+async function npmRunFailing(script: 'backup' | 'restore', file: string, databaseUrl: string) {
+  try {
+    await run('npm', ['run', '--silent', script, '--', file], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    });
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+  return expect.unreachable(`${script} ${file} succeeded`);
+}
 
 async function npmRun(script: 'backup' | 'restore', file: string, databaseUrl: string) {
   const { stdout } = await run('npm', ['run', '--silent', script, '--', file], {
@@ -98,6 +111,8 @@ describe(`backup and restore (${provider})`, () => {
     const file = join(scratchDir('backup'), provider === 'sqlite' ? 'backup.db' : 'backup.dump');
     const backedUp = await npmRun('backup', file, source);
     expect(backedUp).toMatchObject(before);
+    // One self-contained file: no -wal or -shm beside it to forget when copying it away.
+    expect(readdirSync(dirname(file))).toEqual([basename(file)]);
 
     // Written after the backup: not in it.
     await app
@@ -130,12 +145,63 @@ describe(`backup and restore (${provider})`, () => {
     expect(await server.stop()).toBe(0);
   }, 60_000);
 
-  it('restore refuses a file that is not a backup and leaves the database as it was', async () => {
+  it('restore refuses a file that is not a backup of this kind of database in one line, changing nothing', async () => {
+    const folder = scratchDir('wrong-backups');
+    const source = process.env.DATABASE_URL as string;
+    const good = join(folder, provider === 'sqlite' ? 'good.db' : 'good.dump');
+    await npmRun('backup', good, source);
+    const bytes = readFileSync(good);
+    const sqliteFile = join(folder, 'other.db');
+    const other = new Database(sqliteFile);
+    other.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)');
+    other.close();
+    const write = (name: string, content: string | Buffer) => {
+      writeFileSync(join(folder, name), content);
+      return join(folder, name);
+    };
+    const expected =
+      provider === 'sqlite' ? /expected a SQLite database file/ : /expected a pg_dump custom-format file/;
+    const cases: [string, string, RegExp][] = [
+      ['a text file', write('notes.txt', 'garbage\nmore garbage\n'), /is a text file/],
+      ['an empty file', write('empty.db', ''), /is empty/],
+      [
+        'a truncated backup',
+        write('truncated', bytes.subarray(0, Math.floor(bytes.length / 2))),
+        /truncated/,
+      ],
+      [
+        'a plain SQL dump',
+        write('plain.sql', '--\n-- PostgreSQL database dump\n--\n\nSET statement_timeout = 0;\n'),
+        /is a plain SQL dump/,
+      ],
+    ];
+    if (provider === 'sqlite') {
+      // What pg_dump --format=custom writes first.
+      const pgDump = Buffer.concat([
+        Buffer.from('PGDMP'),
+        Buffer.from([1, 14, 0, 4, 8, 1, 1]),
+        Buffer.alloc(200, 7),
+      ]);
+      cases.push([
+        'a PostgreSQL backup',
+        write('pg.dump', pgDump),
+        /is a PostgreSQL backup \(pg_dump\).*this database is SQLite/,
+      ]);
+    } else {
+      cases.push(['a SQLite database', sqliteFile, /is a SQLite database.*this database is PostgreSQL/]);
+    }
     const target = await otherDatabase();
     const before = await summarize(target);
-    const file = join(scratchDir('backup'), 'not-a-backup');
-    writeFileSync(file, 'garbage');
-    await expect(npmRun('restore', file, target)).rejects.toThrow();
-    expect(await summarize(target)).toEqual(before);
-  }, 30_000);
+    for (const [label, file, what] of cases) {
+      const refused = await npmRunFailing('restore', file, target);
+      expect(refused.code, label).toBe(1);
+      const message = refused.stderr.trim();
+      expect(message.split('\n'), `${label}: ${message}`).toHaveLength(1);
+      expect(message, label).toContain(file);
+      expect(message, label).toMatch(what);
+      expect(message, label).toMatch(expected);
+      expect(message, label).toMatch(/The database was not changed\.$/);
+      expect(await summarize(target), label).toEqual(before);
+    }
+  }, 120_000);
 });
