@@ -45,6 +45,17 @@ export const messages = {
 /** Base of every expected failure. A GraphQLError, so Yoga never masks it. */
 export class DomainError extends GraphQLError {
   readonly code: ErrorCode;
+  /**
+   * The message in English for operators (the command-line tool speaks English); never sent to API
+   * clients, who keep the French message.
+   */
+  operatorMessage?: string;
+
+  /** Gives the command-line tool an English message; the API's stays as it is. */
+  forOperators(message: string): this {
+    this.operatorMessage = message;
+    return this;
+  }
 
   constructor(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) {
     super(message, { extensions: { ...extensions, code } });

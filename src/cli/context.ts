@@ -65,7 +65,7 @@ export async function runProgram(program: Command, argv: string[]): Promise<numb
       return error.exitCode;
     }
     if (error instanceof DomainError) {
-      console.error(`rrs: ${error.message}`);
+      console.error(`rrs: ${error.operatorMessage ?? error.message}`);
       return EXIT.failure;
     }
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);

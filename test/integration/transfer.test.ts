@@ -417,13 +417,13 @@ describe('the import and export commands', () => {
       resources: { created: 30, skipped: 4 },
       skipped: 8,
     });
-    expect(first.printed).toContain('Import terminé.');
+    expect(first.printed).toContain('Import done.');
     // Not a terminal: plain progress lines (resource lines of the file, the invalid ones included).
     expect(first.printed.some((line) => /^resources: 34\/34 \(\d+\/s\)$/.test(line))).toBe(true);
-    expect(first.printed).toContain('ignoré ligne 44 (resource 95032) : titre : obligatoire');
+    expect(first.printed).toContain('skipped line 44 (resource 95032): titre : obligatoire');
     expect(JSON.parse(readFileSync(reportFile, 'utf8')).skipped).toHaveLength(8);
     const again = await command('import', small);
-    expect(again.printed).toContain('Rien à changer : la base contient déjà tout ce que le fichier décrit.');
+    expect(again.printed).toContain('Nothing to change: the database holds everything the file describes.');
     const absent = await command('import', join(folder, 'absent.jsonl'));
     expect(absent.exitCode).toBe(1);
   });
@@ -443,7 +443,7 @@ describe('the import and export commands', () => {
     const { stdout } = await run('npm', ['run', '--silent', 'import', '--', small, '--dry-run'], {
       env: { ...process.env, BASE_ID, BASE_URL: 'http://repo.test/', LOG_LEVEL: 'warn' },
     });
-    expect(stdout).toContain('Essai : rien n’a été écrit.');
+    expect(stdout).toContain('Dry run: nothing was written.');
     const summary = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(summary).toMatchObject({ dryRun: true, resources: { created: 5, skipped: 4 } });
     expect(await db.resource.findUnique({ where: { oid: 97_000 } })).toBeNull();

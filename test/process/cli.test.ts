@@ -44,8 +44,15 @@ afterAll(async () => {
   await peer.close();
 });
 
+/**
+ * Words of French messages (the tool's messages are English; the data it prints may be French, hence
+ * words that data such as the demo's titles does not use).
+ */
+const FRENCH =
+  /(?<!\p{L})(inconnue?s?|aucune?|rien|déjà|ligne|ignorée?s?|avertissement|terminé|essai|réessayez|doit|être|fichier|entre|connus|remise|il faut|n’a|été|ou)(?!\p{L})/iu;
+
 /** Runs `rrs <args>` with the test database and `settings` as its configuration file. */
-function rrs(
+async function rrs(
   args: string[],
   options: { settings?: object; env?: Record<string, string> } = {},
 ): Promise<Run> {
@@ -58,7 +65,7 @@ function rrs(
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  return new Promise((resolve) => {
+  const result = await new Promise<Run>((resolve) => {
     execFile(
       process.execPath,
       ['dist/cli/main.js', ...args],
@@ -69,6 +76,9 @@ function rrs(
       },
     );
   });
+  // Every run of every test: whatever the tool says is said in English.
+  expect(`${result.stdout}\n${result.stderr}`, `rrs ${args.join(' ')}`).not.toMatch(FRENCH);
+  return result;
 }
 
 const json = (run: Run) => {
@@ -128,9 +138,11 @@ describe('rrs person', () => {
     expect(unknownRole).toMatchObject({
       code: 1,
       stderr: expect.stringMatching(
-        /^rrs: Rôle pape inconnu \(rôles connus : [^)]*\badmin\b[^)]*\bformateur\b[^)]*\)\n$/,
+        /^rrs: Unknown role pape \(roles of the configuration: [^)]*\badmin\b[^)]*\bformateur\b[^)]*\)\n$/,
       ),
     });
+    const wrongEmail = await rrs(['person', 'update', '--pid', pid, '--email', 'nowhere']);
+    expect(wrongEmail).toMatchObject({ code: 1, stderr: 'rrs: email: not an e-mail address\n' });
     const updated = json(await rrs(['--json', 'person', 'update', '--pid', pid, '--role', 'formateur']));
     expect(updated).toMatchObject({ nom: 'Lovelace', roles: [{ role: 'formateur', source: 'admin' }] });
   });
@@ -272,6 +284,20 @@ describe('rrs notifications', () => {
     const again = await rrs(['notifications', 'retry', id]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^due now: /);
+    const unknown = randomUUID();
+    expect(await rrs(['notifications', 'retry', unknown])).toMatchObject({
+      code: 1,
+      stderr: `rrs: No notification ${unknown}\n`,
+    });
+    await db.outboxMessage.update({ where: { id }, data: { status: 'delivered' } });
+    expect(await rrs(['notifications', 'retry', id])).toMatchObject({
+      code: 1,
+      stderr: `rrs: Notification ${id} was delivered already\n`,
+    });
+    expect(await rrs(['notifications', 'list', '--limit', '0'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^rrs: --limit: between 1 and \d+\n$/),
+    });
   });
 });
 
@@ -293,6 +319,7 @@ describe('rrs export and import', () => {
     const phases = lines.map((line) => line.split(':')[0]);
     expect(phases).toEqual([...new Set(phases)]);
     expect(phases).toEqual(['persons and groups', 'resources']);
+    expect(imported.stdout).toContain('Nothing to change: the database holds everything the file describes.');
   });
 });
 

@@ -117,7 +117,7 @@ export function registerAuditCommands(program: Command, io: AuditCommandIo = {})
           after = page.nextCursor;
         } while (after !== null && printed < limit);
       } catch (error) {
-        if (error instanceof DomainError) command.error(error.message);
+        if (error instanceof DomainError) command.error(error.operatorMessage ?? error.message);
         throw error;
       } finally {
         await closeDatabase();

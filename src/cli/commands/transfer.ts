@@ -36,7 +36,7 @@ function progressFor(label: string): Progress {
   if (process.stdout.isTTY) {
     const bar = new cliProgress.SingleBar(
       {
-        format: `${label.padEnd(20)} {bar} {value}/{total} | {rate}/s | reste {eta_formatted}`,
+        format: `${label.padEnd(20)} {bar} {value}/{total} | {rate}/s | left {eta_formatted}`,
         hideCursor: true,
       },
       cliProgress.Presets.shades_classic,
@@ -120,15 +120,15 @@ async function withDatabase(
 
 function printProblems(report: ImportReport) {
   for (const [title, problems] of [
-    ['ignoré', report.skipped],
-    ['avertissement', report.warnings],
+    ['skipped', report.skipped],
+    ['warning', report.warnings],
   ] as const) {
     for (const problem of problems.slice(0, PRINTED_PROBLEMS)) {
       const id = problem.id !== undefined ? ` ${problem.id}` : '';
-      console.log(`${title} ligne ${problem.line} (${problem.kind}${id}) : ${problem.message}`);
+      console.log(`${title} line ${problem.line} (${problem.kind}${id}): ${problem.message}`);
     }
     if (problems.length > PRINTED_PROBLEMS) {
-      console.log(`… et ${problems.length - PRINTED_PROBLEMS} autres (${title}) : voir --report`);
+      console.log(`… and ${problems.length - PRINTED_PROBLEMS} more (${title}): see --report`);
     }
   }
 }
@@ -171,9 +171,9 @@ export function registerTransferCommands(program: Command): void {
           console.log(
             changed
               ? options.dryRun
-                ? 'Essai : rien n’a été écrit.'
-                : 'Import terminé.'
-              : 'Rien à changer : la base contient déjà tout ce que le fichier décrit.',
+                ? 'Dry run: nothing was written.'
+                : 'Import done.'
+              : 'Nothing to change: the database holds everything the file describes.',
           );
           console.log(JSON.stringify({ ...summary, skipped: skipped.length, warnings: warnings.length }));
         },

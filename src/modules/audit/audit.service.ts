@@ -122,10 +122,14 @@ export interface AuditPage {
 export async function listAuditEntries(query: AuditQuery): Promise<AuditPage> {
   const first = query.first ?? DEFAULT_AUDIT_PAGE;
   if (!Number.isInteger(first) || first < 1 || first > MAX_AUDIT_PAGE) {
-    throw new InvalidInputError(`first : entre 1 et ${MAX_AUDIT_PAGE}`);
+    throw new InvalidInputError(`first : entre 1 et ${MAX_AUDIT_PAGE}`).forOperators(
+      `first: between 1 and ${MAX_AUDIT_PAGE}`,
+    );
   }
   if (query.entityId != null && !query.entityKind) {
-    throw new InvalidInputError('entityId : il faut aussi entityKind');
+    throw new InvalidInputError('entityId : il faut aussi entityKind').forOperators(
+      'entityId: needs entityKind as well',
+    );
   }
   const where: Prisma.AuditEntryWhereInput = {
     ...(query.entityKind ? { entityKind: query.entityKind } : {}),

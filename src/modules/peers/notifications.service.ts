@@ -52,10 +52,14 @@ export async function listPeerNotifications(
 ): Promise<PeerNotification[]> {
   const limit = options.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LISTED_NOTIFICATIONS) {
-    throw new InvalidInputError(`limit : entre 1 et ${MAX_LISTED_NOTIFICATIONS}`);
+    throw new InvalidInputError(`limit : entre 1 et ${MAX_LISTED_NOTIFICATIONS}`).forOperators(
+      `--limit: between 1 and ${MAX_LISTED_NOTIFICATIONS}`,
+    );
   }
   if (options.status && !NOTIFICATION_STATUSES.includes(options.status)) {
-    throw new InvalidInputError(`status : ${NOTIFICATION_STATUSES.join(' ou ')}`);
+    throw new InvalidInputError(`status : ${NOTIFICATION_STATUSES.join(' ou ')}`).forOperators(
+      `--status: ${NOTIFICATION_STATUSES.join(' or ')}`,
+    );
   }
   return db.outboxMessage.findMany({
     where: { status: options.status ? options.status : { in: [...NOTIFICATION_STATUSES] } },
@@ -73,8 +77,12 @@ export async function retryPeerNotification(id: string): Promise<PeerNotificatio
   const now = new Date();
   const retried = await db.$transaction(async (tx) => {
     const message = await tx.outboxMessage.findUnique({ where: { id }, select: { status: true } });
-    if (!message) throw new NotFoundError(`Aucune notification ${id}`);
-    if (message.status === 'delivered') throw new ConflictError(`La notification ${id} a déjà été remise`);
+    if (!message) throw new NotFoundError(`Aucune notification ${id}`).forOperators(`No notification ${id}`);
+    if (message.status === 'delivered') {
+      throw new ConflictError(`La notification ${id} a déjà été remise`).forOperators(
+        `Notification ${id} was delivered already`,
+      );
+    }
     const { count } = await tx.outboxMessage.updateMany({
       where: { id, status: message.status },
       data:
@@ -85,7 +93,11 @@ export async function retryPeerNotification(id: string): Promise<PeerNotificatio
     return count === 1;
   });
   // Delivered meanwhile by a worker: say so rather than claim a retry.
-  if (!retried) throw new ConflictError(`La notification ${id} a changé entre-temps, réessayez`);
+  if (!retried) {
+    throw new ConflictError(`La notification ${id} a changé entre-temps, réessayez`).forOperators(
+      `Notification ${id} changed meanwhile: try again`,
+    );
+  }
   return db.outboxMessage.findUniqueOrThrow({ where: { id }, select: columns });
 }
 

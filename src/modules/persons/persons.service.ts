@@ -46,9 +46,23 @@ export type AddPersonInput = {
   [K in keyof z.input<typeof addPersonInput>]?: z.input<typeof addPersonInput>[K] | null;
 };
 
+/** A problem of `addPersonInput` in English, for the command-line tool. */
+function operatorIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.join('.') || 'pid';
+  if (issue.code === 'invalid_format') return `${field}: not an e-mail address`;
+  if (issue.code === 'too_small') return `${field}: required`;
+  if (issue.code === 'too_big' || field === 'pid') return `${field}: at most ${MAX_PID_LENGTH} characters`;
+  if (field === 'origine') return 'origin: must not contain "/"';
+  return `${field}: invalid`;
+}
+
 function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
-  if (!result.success) throw new InvalidInputError(result.error.issues.map((issue) => issue.message));
+  if (!result.success) {
+    throw new InvalidInputError(result.error.issues.map((issue) => issue.message)).forOperators(
+      result.error.issues.map(operatorIssue).join('; '),
+    );
+  }
   return result.data;
 }
 
@@ -65,7 +79,11 @@ export async function addPerson(
   const unknownRoles = (data.roles ?? []).filter((role) => !Object.hasOwn(config.roles, role));
   if (unknownRoles.length > 0) {
     const known = Object.keys(config.roles).join(', ');
-    throw new InvalidInputError(unknownRoles.map((role) => `Rôle ${role} inconnu (rôles connus : ${known})`));
+    throw new InvalidInputError(
+      unknownRoles.map((role) => `Rôle ${role} inconnu (rôles connus : ${known})`),
+    ).forOperators(
+      unknownRoles.map((role) => `Unknown role ${role} (roles of the configuration: ${known})`).join('; '),
+    );
   }
   const pid = `${data.origine}/${data.idOrigine}`;
   return db.$transaction(async (tx) => {
