@@ -20,45 +20,43 @@ export const FORMAT_NAME = 'resource-repository-transfer';
 export const FORMAT_VERSION = 1;
 
 export const headerSchema = z.object({
-  format: z.literal(FORMAT_NAME, { error: `format : « ${FORMAT_NAME} » attendu` }),
-  version: z.literal(FORMAT_VERSION, { error: `version : ${FORMAT_VERSION} attendue` }),
+  format: z.literal(FORMAT_NAME, { error: `format: "${FORMAT_NAME}" expected` }),
+  version: z.literal(FORMAT_VERSION, { error: `version: ${FORMAT_VERSION} expected` }),
   baseId: z
     .string()
     .min(1)
-    .regex(/^[^/\s]+$/, 'baseId : sans / ni espace'),
+    .regex(/^[^/\s]+$/, 'baseId: without "/" or spaces'),
 });
 export type Header = z.infer<typeof headerSchema>;
 
 const oid = z
-  .number({ error: 'doit être un entier positif' })
-  .int('doit être un entier positif')
-  .positive('doit être un entier positif')
-  .max(INT32_MAX, 'nombre hors limites');
-const date = z.union([z.string(), z.number()], { error: 'doit être une date' }).transform((value, ctx) => {
+  .number({ error: 'must be a positive integer' })
+  .int('must be a positive integer')
+  .positive('must be a positive integer')
+  .max(INT32_MAX, 'number out of range');
+const date = z.union([z.string(), z.number()], { error: 'must be a date' }).transform((value, ctx) => {
   const parsed = new Date(value);
   if (Number.isNaN(parsed.getTime())) {
-    ctx.addIssue({ code: 'custom', message: 'date invalide' });
+    ctx.addIssue({ code: 'custom', message: 'not a valid date' });
     return z.NEVER;
   }
   return parsed;
 });
-const names = z.array(z.string(), { error: 'doit être une liste de chaînes' });
+const names = z.array(z.string(), { error: 'must be a list of strings' });
 
 /**
  * `roles` as the previous service stored them, `{<role>: true|false}` (only `true` counts), or a
  * list of role names; normalised to the sorted list of granted roles.
  */
 const roles = z
-  .union([z.record(z.string(), z.boolean()), names], { error: 'doit être {rôle: booléen} ou une liste' })
+  .union([z.record(z.string(), z.boolean()), names], { error: 'must be {role: boolean} or a list' })
   .transform((value) =>
     [...new Set(Array.isArray(value) ? value : Object.keys(value).filter((role) => value[role]))].sort(),
   );
 
 export const personSchema = z.object({
   oid,
-  pid: z
-    .string({ error: 'obligatoire' })
-    .refine((pid) => pid.indexOf('/') > 0, 'doit être de la forme <origine>/<id>'),
+  pid: z.string({ error: 'required' }).refine((pid) => pid.indexOf('/') > 0, 'must be <origin>/<id>'),
   nom: z.string().default(''),
   prenom: z.string().default(''),
   email: z
@@ -73,7 +71,7 @@ export type PersonRecord = z.infer<typeof personSchema>;
 
 export const groupSchema = z.object({
   oid,
-  nom: z.string({ error: 'obligatoire' }),
+  nom: z.string({ error: 'required' }),
   description: z
     .string()
     .nullish()
@@ -107,12 +105,12 @@ export type RecordKind = (typeof RECORD_KEYS)[keyof typeof RECORD_KEYS];
 /** A line's record: its kind and its (unvalidated) value, or why it is no record. */
 export function recordOf(value: unknown): { kind: RecordKind; value: unknown } | { error: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { error: 'une ligne doit être un objet JSON' };
+    return { error: 'a line must be a JSON object' };
   }
   const keys = Object.keys(value);
   const key = keys[0];
   if (keys.length !== 1 || key === undefined || !Object.hasOwn(RECORD_KEYS, key)) {
-    return { error: 'une ligne doit avoir une seule clé : personne, groupe ou ressource' };
+    return { error: 'a line must have a single key: personne, groupe or ressource' };
   }
   return {
     kind: RECORD_KEYS[key as keyof typeof RECORD_KEYS],
@@ -123,7 +121,7 @@ export function recordOf(value: unknown): { kind: RecordKind; value: unknown } |
 /** Zod issues as `field : message` lines. */
 export function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) =>
-    issue.path.length > 0 ? `${issue.path.join('.')} : ${issue.message}` : issue.message,
+    issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
   );
 }
 

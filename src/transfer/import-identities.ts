@@ -130,16 +130,15 @@ export function conflictOf(
 ): string | undefined {
   const { oid, origine, idOrigine } = candidate;
   if (current && (current.origine !== origine || current.idOrigine !== idOrigine)) {
-    return `l’oid ${oid} est ici une autre ressource (${current.origine}/${current.idOrigine})`;
+    return `oid ${oid} is another resource here (${current.origine}/${current.idOrigine})`;
   }
   const pairAt = pairOwner.get(originKey(origine, idOrigine));
   if (pairAt !== undefined && pairAt !== oid) {
-    return `${origine}/${idOrigine} est ici la ressource ${pairAt}`;
+    return `${origine}/${idOrigine} is resource ${pairAt} here`;
   }
   const key = candidate.managed.cle;
   const keyAt = key ? keyOwner.get(key) : undefined;
-  if (keyAt !== undefined && keyAt !== oid)
-    return `la clé de lecture est déjà celle de la ressource ${keyAt}`;
+  if (keyAt !== undefined && keyAt !== oid) return `the read key is already that of resource ${keyAt}`;
   return undefined;
 }
 
@@ -158,27 +157,27 @@ export async function resolveLinks(
   const persons = (pids: string[] | undefined, label: string) =>
     (pids ?? []).flatMap((pid) => {
       const personOid = ids.personOids.get(pid);
-      if (personOid === undefined) warn(`${label} ${pid} inconnu, ignoré`);
+      if (personOid === undefined) warn(`${label} ${pid} unknown, ignored`);
       return personOid === undefined || personOid === -1 ? [] : [personOid];
     });
   const groups = (names: string[] | undefined) =>
-    resolveGroups(ids, names ?? [], (nom) => warn(`groupe ${nom} inexistant, ignoré`));
+    resolveGroups(ids, names ?? [], (nom) => warn(`group ${nom} does not exist, ignored`));
   const ownRid = ridOf(baseId, oid);
   const relations = (fields.relations ?? []).filter(({ rid: target }) => {
     if (target !== ownRid) return true;
-    warn('relation avec elle-même ignorée');
+    warn('relation with itself ignored');
     return false;
   });
   for (const rid of localReferences(fields)) {
     const target = localOid(baseId, rid);
     if (target === undefined || !(ids.fileResourceOids.has(target) || known.has(target))) {
-      warn(`référence à ${rid}, absente du fichier et d’ici (gardée)`);
+      warn(`reference to ${rid}, in neither the file nor here (kept)`);
     }
   }
   return {
-    authorOids: persons(fields.authors, 'auteur'),
-    contributorOids: persons(fields.contributors, 'contributeur'),
-    parentAuthorOids: persons(fields.auteursParents, 'auteur parent'),
+    authorOids: persons(fields.authors, 'author'),
+    contributorOids: persons(fields.contributors, 'contributor'),
+    parentAuthorOids: persons(fields.auteursParents, 'parent author'),
     readerGroupOids: await groups(fields.readerGroups),
     authorGroupOids: await groups(fields.authorGroups),
     categories: fields.categories ?? [],

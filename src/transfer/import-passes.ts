@@ -48,7 +48,7 @@ export async function readPersonsAndGroups(
       }
       const person = checked.valid;
       if (report.personOutcomes.has(person.pid) || seenPersonOids.has(person.oid)) {
-        report.skip(record.line, 'person', person.pid, 'pid ou oid déjà présent plus haut dans le fichier');
+        report.skip(record.line, 'person', person.pid, 'pid or oid already earlier in the file');
         continue;
       }
       seenPersonOids.add(person.oid);
@@ -67,12 +67,7 @@ export async function readPersonsAndGroups(
         continue;
       }
       if (seenGroupKeys.has(checked.valid.nomKey)) {
-        report.skip(
-          record.line,
-          'group',
-          checked.valid.group.nom,
-          'nom déjà présent plus haut dans le fichier',
-        );
+        report.skip(record.line, 'group', checked.valid.group.nom, 'nom already earlier in the file');
         continue;
       }
       seenGroupKeys.add(checked.valid.nomKey);
@@ -143,7 +138,7 @@ function acceptedResources(run: ImportRun, batch: Located<unknown>[], seen: Seen
         line,
         'resource',
         String(candidate.oid),
-        'oid ou origine/idOrigine déjà présent plus haut dans le fichier',
+        'oid or origine/idOrigine already earlier in the file',
       );
       continue;
     }

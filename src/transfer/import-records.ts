@@ -68,8 +68,8 @@ export async function* readRecords(
     try {
       value = JSON.parse(line);
     } catch {
-      if (!header) throw new TransferFormatError(`ligne ${number} : l’en-tête n’est pas du JSON`);
-      onInvalidLine?.(number, 'JSON invalide');
+      if (!header) throw new TransferFormatError(`line ${number}: the header is not JSON`);
+      onInvalidLine?.(number, 'invalid JSON');
       continue;
     }
     if (!header) {
@@ -84,21 +84,21 @@ export async function* readRecords(
     }
     yield { line: number, ...record };
   }
-  if (!header) throw new TransferFormatError('fichier vide : il faut au moins l’en-tête');
+  if (!header) throw new TransferFormatError('empty file: it needs at least the header line');
 }
 
 function checkHeader(value: unknown, line: number, baseId: string) {
   const header = headerSchema.safeParse(value);
   if (!header.success) {
     throw new TransferFormatError(
-      `ligne ${line} : en-tête invalide (${describeIssues(header.error).join(' ; ')})`,
+      `line ${line}: invalid header (${describeIssues(header.error).join('; ')})`,
     );
   }
   if (header.data.baseId !== baseId) {
     throw new TransferFormatError(
-      `le fichier vient de la base ${header.data.baseId} et ce service est ${baseId} : ` +
-        `les rid changeraient (${header.data.baseId}/<oid> deviendrait ${baseId}/<oid>). ` +
-        `Configurez baseId (ou BASE_ID) à ${header.data.baseId}.`,
+      `the file comes from the base ${header.data.baseId} and this service is ${baseId}: ` +
+        `rids would change (${header.data.baseId}/<oid> would become ${baseId}/<oid>). ` +
+        `Set baseId (or BASE_ID) to ${header.data.baseId}.`,
     );
   }
 }
@@ -106,7 +106,7 @@ function checkHeader(value: unknown, line: number, baseId: string) {
 export function checkPerson(value: unknown): Checked<PersonRecord> {
   const parsed = personSchema.safeParse(value);
   if (!parsed.success) {
-    return { problem: { id: idOf(value, 'pid'), message: describeIssues(parsed.error).join(' ; ') } };
+    return { problem: { id: idOf(value, 'pid'), message: describeIssues(parsed.error).join('; ') } };
   }
   return { valid: parsed.data };
 }
@@ -114,7 +114,7 @@ export function checkPerson(value: unknown): Checked<PersonRecord> {
 export function checkGroup(value: unknown): Checked<ValidGroup> {
   const parsed = groupSchema.safeParse(value);
   if (!parsed.success) {
-    return { problem: { id: idOf(value, 'nom'), message: describeIssues(parsed.error).join(' ; ') } };
+    return { problem: { id: idOf(value, 'nom'), message: describeIssues(parsed.error).join('; ') } };
   }
   try {
     const { nom, nomKey } = checkGroupName(parsed.data.nom);
@@ -135,7 +135,7 @@ export function checkResource(
 ): Checked<{ candidate: Candidate; warnings: string[] }> {
   const managed = resourceManagedSchema.safeParse(value);
   if (!managed.success) {
-    return { problem: { id: idOf(value, 'oid'), message: describeIssues(managed.error).join(' ; ') } };
+    return { problem: { id: idOf(value, 'oid'), message: describeIssues(managed.error).join('; ') } };
   }
   const { oid } = managed.data;
   let input: ParsedResourceInput;
@@ -150,13 +150,13 @@ export function checkResource(
   const problems: string[] = [];
   const rid = ridOf(baseId, oid);
   if (fields.rid !== undefined && fields.rid !== rid)
-    problems.push(`rid : ${fields.rid} ne correspond pas à l’oid (${rid})`);
-  if (!fields.type) problems.push('type : obligatoire');
-  if (!fields.titre) problems.push('titre : obligatoire');
+    problems.push(`rid: ${fields.rid} does not match the oid (${rid})`);
+  if (!fields.type) problems.push('type: required');
+  if (!fields.titre) problems.push('titre: required');
   if ((fields.origine === undefined) !== (fields.idOrigine === undefined)) {
-    problems.push('origine et idOrigine vont ensemble : il faut les deux ou aucun');
+    problems.push('origine and idOrigine go together: both or neither');
   }
-  if (problems.length > 0) return { problem: { id: String(oid), message: problems.join(' ; ') } };
+  if (problems.length > 0) return { problem: { id: String(oid), message: problems.join('; ') } };
   return {
     valid: {
       candidate: {

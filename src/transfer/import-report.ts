@@ -46,7 +46,7 @@ export type Outcome = 'created' | 'updated' | 'unchanged';
 /** One line: Prisma's messages start with the call and end with the cause. */
 export const messageOf = (error: unknown) =>
   error instanceof InvalidInputError
-    ? error.problems.join(' ; ')
+    ? error.problems.join('; ')
     : ((error as Error).message.trim().split('\n').filter(Boolean).at(-1) ?? String(error));
 
 /** In file order (the passes meet records in another). */

@@ -73,7 +73,7 @@ export async function importPersons(run: ImportRun, batch: Located<PersonRecord>
     const { line, value: person } = located;
     const unknownRoles = person.roles.filter((role) => !run.roleNames.has(role));
     if (unknownRoles.length > 0) {
-      report.warn(line, 'person', person.pid, `rôles inconnus ici, ignorés : ${unknownRoles.join(', ')}`);
+      report.warn(line, 'person', person.pid, `roles unknown here, ignored: ${unknownRoles.join(', ')}`);
       person.roles = person.roles.filter((role) => run.roleNames.has(role));
     }
     const current = byPid.get(person.pid);
@@ -83,7 +83,7 @@ export async function importPersons(run: ImportRun, batch: Located<PersonRecord>
           line,
           'person',
           person.pid,
-          `déjà présente ici avec l’oid ${current.oid} (fichier : ${person.oid}), qu’elle garde`,
+          `already here with oid ${current.oid} (file: ${person.oid}), which it keeps`,
         );
       }
       ids.personOids.set(person.pid, current.oid);
@@ -95,7 +95,7 @@ export async function importPersons(run: ImportRun, batch: Located<PersonRecord>
         line,
         'person',
         person.pid,
-        `oid ${person.oid} déjà pris ici par une autre personne : nouvel oid`,
+        `oid ${person.oid} already taken here by another person: new oid`,
       );
       freshOids.push(located);
       report.personOutcomes.set(person.pid, 'created');
@@ -135,7 +135,7 @@ async function writePersonAlone(
   } catch (error) {
     report.personOutcomes.delete(value.pid);
     ids.personOids.delete(value.pid);
-    report.skip(line, 'person', value.pid, `écriture refusée : ${messageOf(error)}`);
+    report.skip(line, 'person', value.pid, `write refused: ${messageOf(error)}`);
   }
 }
 
@@ -202,7 +202,7 @@ export async function importMemberships(run: ImportRun, batch: Located<PersonRec
     ] as const) {
       const wanted = new Set(
         await resolveGroups(ids, names, (nom) =>
-          report.warn(line, 'person', person.pid, `groupe ${nom} inconnu, ignoré`),
+          report.warn(line, 'person', person.pid, `group ${nom} unknown, ignored`),
         ),
       );
       const current = personOid === -1 ? new Set<number>() : held(rows, personOid);
@@ -237,7 +237,7 @@ export async function importGroup(run: ImportRun, { line, value }: Located<Valid
   const managers: number[] = [];
   for (const fileOid of group.gestionnaires) {
     const oid = await managerOid(run.ids, fileOid);
-    if (oid === undefined) run.report.warn(line, 'group', nom, `gestionnaire ${fileOid} inconnu, ignoré`);
+    if (oid === undefined) run.report.warn(line, 'group', nom, `manager ${fileOid} unknown, ignored`);
     else if (!managers.includes(oid)) managers.push(oid);
   }
   try {
@@ -267,7 +267,7 @@ async function writeGroup(
         line,
         'group',
         nom,
-        `déjà présent ici avec l’oid ${current.oid} (fichier : ${fileOid}), qu’il garde`,
+        `already here with oid ${current.oid} (file: ${fileOid}), which it keeps`,
       );
     }
     ids.groupOids.set(nomKey, current.oid);
@@ -281,7 +281,7 @@ async function writeGroup(
     return 'updated';
   }
   const taken = await db.group.findUnique({ where: { oid: fileOid }, select: { oid: true } });
-  if (taken) report.warn(line, 'group', nom, `oid ${fileOid} déjà pris ici par un autre groupe : nouvel oid`);
+  if (taken) report.warn(line, 'group', nom, `oid ${fileOid} already taken here by another group: new oid`);
   if (dryRun) {
     ids.groupOids.set(nomKey, taken ? -1 : fileOid);
     return 'created';
@@ -368,12 +368,7 @@ export async function importResources(run: ImportRun, candidates: Candidate[]) {
         );
         report.counts.resource[isCreation ? 'created' : 'updated'] += 1;
       } catch (error) {
-        report.skip(
-          prepared.line,
-          'resource',
-          String(prepared.oid),
-          `écriture refusée : ${messageOf(error)}`,
-        );
+        report.skip(prepared.line, 'resource', String(prepared.oid), `write refused: ${messageOf(error)}`);
       }
     }
   }

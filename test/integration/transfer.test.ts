@@ -91,23 +91,23 @@ describe('importing a 10,000-resource export', () => {
     const messages = first.skipped.map((problem) => `${problem.kind} ${problem.id ?? ''} ${problem.message}`);
     expect(messages).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^person .*pid : obligatoire/),
+        expect.stringMatching(/^person .*pid: required/),
         expect.stringMatching(/^group .*Nom de groupe invalide/),
         expect.stringMatching(/^resource \d+ type : le type « error » est réservé/),
         expect.stringMatching(/^resource \d+ restriction : doit valoir 0, 1, 2 ou 3/),
-        expect.stringMatching(/^resource \d+ titre : obligatoire/),
-        expect.stringMatching(/^resource 20001 .*déjà présent plus haut dans le fichier/),
-        expect.stringMatching(/^line +JSON invalide/),
-        expect.stringMatching(/^line +une ligne doit avoir une seule clé/),
+        expect.stringMatching(/^resource \d+ titre: required/),
+        expect.stringMatching(/^resource 20001 .*already earlier in the file/),
+        expect.stringMatching(/^line +invalid JSON/),
+        expect.stringMatching(/^line +a line must have a single key/),
       ]),
     );
     const warnings = first.warnings.map((problem) => `${problem.kind} ${problem.id} ${problem.message}`);
     expect(warnings).toEqual(
       expect.arrayContaining([
-        'resource 20005 auteur old/disparu inconnu, ignoré',
-        `person ${pidOf(1)} rôles inconnus ici, ignorés : sorcier`,
-        `person ${pidOf(2)} groupe Groupe fantôme inconnu, ignoré`,
-        `group ${groupNameOf(1)} gestionnaire 424242 inconnu, ignoré`,
+        'resource 20005 author old/disparu unknown, ignored',
+        `person ${pidOf(1)} roles unknown here, ignored: sorcier`,
+        `person ${pidOf(2)} group Groupe fantôme unknown, ignored`,
+        `group ${groupNameOf(1)} manager 424242 unknown, ignored`,
       ]),
     );
     expect(first.warnings).toHaveLength(generated.warnings);
@@ -305,7 +305,7 @@ describe('a file that changed', () => {
     expect(report.skipped.at(-1)).toMatchObject({
       kind: 'resource',
       id: String(taken.body.oid),
-      message: `l’oid ${taken.body.oid} est ici une autre ressource (repo/${taken.body.oid})`,
+      message: `oid ${taken.body.oid} is another resource here (repo/${taken.body.oid})`,
     });
     const updated = await app.client().get('/api/ressource/93003').set(tokenHeaders);
     expect(updated.body).toMatchObject({
@@ -420,7 +420,7 @@ describe('the import and export commands', () => {
     expect(first.printed).toContain('Import done.');
     // Not a terminal: plain progress lines (resource lines of the file, the invalid ones included).
     expect(first.printed.some((line) => /^resources: 34\/34 \(\d+\/s\)$/.test(line))).toBe(true);
-    expect(first.printed).toContain('skipped line 44 (resource 95032): titre : obligatoire');
+    expect(first.printed).toContain('skipped line 44 (resource 95032): titre: required');
     expect(JSON.parse(readFileSync(reportFile, 'utf8')).skipped).toHaveLength(8);
     const again = await command('import', small);
     expect(again.printed).toContain('Nothing to change: the database holds everything the file describes.');

@@ -48,10 +48,10 @@ describe('readRecords', () => {
       `${HEADER}\n{"ressource": {"oid": 1, "titre": "coupé\n[1, 2]\n{"ressources": []}\n{"a": 1, "b": 2}\n{"groupe":{}}\n`,
     ]);
     expect(invalid).toEqual([
-      [2, 'JSON invalide'],
-      [3, 'une ligne doit être un objet JSON'],
-      [4, 'une ligne doit avoir une seule clé : personne, groupe ou ressource'],
-      [5, 'une ligne doit avoir une seule clé : personne, groupe ou ressource'],
+      [2, 'invalid JSON'],
+      [3, 'a line must be a JSON object'],
+      [4, 'a line must have a single key: personne, groupe or ressource'],
+      [5, 'a line must have a single key: personne, groupe or ressource'],
     ]);
     expect(records).toEqual([{ line: 6, kind: 'group', value: {} }]);
   });
@@ -67,17 +67,17 @@ describe('readRecords', () => {
 
   it('refuses a file without a header, or whose header is not JSON or not the format', async () => {
     await expect(read([])).rejects.toThrow(
-      new TransferFormatError('fichier vide : il faut au moins l’en-tête'),
+      new TransferFormatError('empty file: it needs at least the header line'),
     );
-    await expect(read(['\n  \n'])).rejects.toThrow('fichier vide');
+    await expect(read(['\n  \n'])).rejects.toThrow('empty file');
     await expect(read(['\nnope\n'])).rejects.toThrow(
-      new TransferFormatError('ligne 2 : l’en-tête n’est pas du JSON'),
+      new TransferFormatError('line 2: the header is not JSON'),
     );
     const wrong = read([`${JSON.stringify({ format: 'autre', version: 2, baseId: 'repo' })}\n`]);
     await expect(wrong).rejects.toBeInstanceOf(TransferFormatError);
     await expect(
       read([`${JSON.stringify({ format: 'autre', version: 2, baseId: 'repo' })}\n`]),
-    ).rejects.toThrow(/^ligne 1 : en-tête invalide \(format : .* ; version : .*\)$/);
+    ).rejects.toThrow(/^line 1: invalid header \(format: .*; version: .*\)$/);
   });
 
   it('refuses a file of another baseId before yielding anything, naming both bases', async () => {
@@ -89,8 +89,8 @@ describe('readRecords', () => {
       for await (const record of readRecords(stream(), 'repo')) yielded.push(record);
     })();
     await expect(reading).rejects.toThrow(
-      'le fichier vient de la base ailleurs et ce service est repo : les rid changeraient ' +
-        '(ailleurs/<oid> deviendrait repo/<oid>). Configurez baseId (ou BASE_ID) à ailleurs.',
+      'the file comes from the base ailleurs and this service is repo: rids would change ' +
+        '(ailleurs/<oid> would become repo/<oid>). Set baseId (or BASE_ID) to ailleurs.',
     );
     expect(yielded).toEqual([]);
   });
@@ -121,13 +121,13 @@ describe('checkPerson', () => {
 
   it('refuses a person without a proper pid or oid, with the pid when there is one', () => {
     expect(checkPerson({ oid: 3, nom: 'Sans pid' })).toEqual({
-      problem: { id: undefined, message: 'pid : obligatoire' },
+      problem: { id: undefined, message: 'pid: required' },
     });
     expect(checkPerson({ oid: 0, pid: 'lab/0' })).toEqual({
-      problem: { id: 'lab/0', message: 'oid : doit être un entier positif' },
+      problem: { id: 'lab/0', message: 'oid: must be a positive integer' },
     });
     expect(checkPerson({ oid: 4, pid: 'sans-origine' })).toEqual({
-      problem: { id: 'sans-origine', message: 'pid : doit être de la forme <origine>/<id>' },
+      problem: { id: 'sans-origine', message: 'pid: must be <origin>/<id>' },
     });
   });
 });
@@ -150,7 +150,7 @@ describe('checkGroup', () => {
       },
     });
     expect(checkGroup({ oid: 'x', nom: 'G' })).toEqual({
-      problem: { id: 'G', message: 'oid : doit être un entier positif' },
+      problem: { id: 'G', message: 'oid: must be a positive integer' },
     });
   });
 });
@@ -183,8 +183,8 @@ describe('checkResource', () => {
       problem: {
         id: '40',
         message:
-          'rid : repo/41 ne correspond pas à l’oid (repo/40) ; type : obligatoire ; titre : obligatoire ; ' +
-          'origine et idOrigine vont ensemble : il faut les deux ou aucun',
+          'rid: repo/41 does not match the oid (repo/40); type: required; titre: required; ' +
+          'origine and idOrigine go together: both or neither',
       },
     });
     expect(checkResource(1, { ...resource, restriction: 7 }, 'repo')).toEqual({
@@ -194,7 +194,7 @@ describe('checkResource', () => {
 
   it('refuses a record without a valid oid, with the oid it gives', () => {
     expect(checkResource(1, { ...resource, oid: -2 }, 'repo')).toEqual({
-      problem: { id: '-2', message: 'oid : doit être un entier positif' },
+      problem: { id: '-2', message: 'oid: must be a positive integer' },
     });
     expect(checkResource(1, { ...resource, oid: undefined }, 'repo')).toMatchObject({
       problem: { id: undefined },

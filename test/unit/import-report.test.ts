@@ -59,7 +59,7 @@ describe('RunReport', () => {
 
 describe('messageOf', () => {
   it('joins the problems of invalid input', () => {
-    expect(messageOf(new InvalidInputError(['a : x', 'b : y']))).toBe('a : x ; b : y');
+    expect(messageOf(new InvalidInputError(['a : x', 'b : y']))).toBe('a : x; b : y');
   });
 
   it('keeps the last line of a database error, where its cause is', () => {

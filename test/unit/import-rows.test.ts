@@ -241,13 +241,13 @@ describe('conflictOf', () => {
 
   it('refuses an oid that is another resource here, an origin or a read key another resource holds', () => {
     expect(conflictOf(record, { ...here, idOrigine: 'autre' }, new Map(), new Map())).toBe(
-      'l’oid 40 est ici une autre ressource (ed/autre)',
+      'oid 40 is another resource here (ed/autre)',
     );
     expect(conflictOf(record, undefined, new Map([[originKey('ed', 'e-40'), 41]]), new Map())).toBe(
-      'ed/e-40 est ici la ressource 41',
+      'ed/e-40 is resource 41 here',
     );
     expect(conflictOf(record, undefined, new Map(), new Map([['k', 42]]))).toBe(
-      'la clé de lecture est déjà celle de la ressource 42',
+      'the read key is already that of resource 42',
     );
   });
 });
