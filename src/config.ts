@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { DEFAULT_DATABASE_URL, providerOf } from './db/database-url.ts';
+import { DEFAULT_DATABASE_URL, providerOf, redact } from './db/database-url.ts';
 import { PERMISSIONS, type Permission } from './permissions.ts';
 
 const baseUrl = z
@@ -434,12 +434,9 @@ function shownVariable(setting: EnvironmentSetting, value: string): string {
     const count = value.split(',').filter((token) => token.trim()).length;
     return `${setting.name}=*** (${count} token${count === 1 ? '' : 's'})`;
   }
-  if (setting.secret === 'url') return `${setting.name}=${redactUrl(value)}`;
+  if (setting.secret === 'url') return `${setting.name}=${redact(value)}`;
   return `${setting.name}=${value}`;
 }
-
-/** A URL with the password of its credentials masked. */
-const redactUrl = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
 
 /** Reads the JSON file and the environment, then validates. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
