@@ -309,16 +309,18 @@ describe('rrs export and import', () => {
     expect(exported.code, exported.stderr).toBe(0);
     const progress = (run: Run) => run.stdout.split('\n').filter((line) => /^[a-z ]+: \d+/.test(line));
     const resources = await db.resource.count();
-    expect(progress(exported)).toEqual([
-      expect.stringMatching(new RegExp(`^resources: ${resources}/${resources} `)),
-    ]);
+    // A phase longer than the display's interval (a loaded machine) may show counts on the way:
+    // what must never happen is a line shown twice, and the last one is the final count.
+    const shown = progress(exported);
+    expect(shown).toEqual([...new Set(shown)]);
+    expect(shown.at(-1)).toMatch(new RegExp(`^resources: ${resources}/${resources} `));
 
     const imported = await rrs(['import', file]);
     expect(imported.code, imported.stderr).toBe(0);
     const lines = progress(imported);
+    expect(lines).toEqual([...new Set(lines)]);
     const phases = lines.map((line) => line.split(':')[0]);
-    expect(phases).toEqual([...new Set(phases)]);
-    expect(phases).toEqual(['persons and groups', 'resources']);
+    expect([...new Set(phases)]).toEqual(['persons and groups', 'resources']);
     expect(imported.stdout).toContain('Nothing to change: the database holds everything the file describes.');
   });
 });

@@ -259,6 +259,12 @@ const WRONG_ENVIRONMENT: { name: string; value: string; expected: RegExp; secret
       expected: /DEV_LOGIN=maybe: expected true or false/,
       path: 'devLogin',
     },
+    {
+      name: 'DEV_LOGIN_ALLOW_REMOTE',
+      value: 'sometimes',
+      expected: /DEV_LOGIN_ALLOW_REMOTE=sometimes: expected true or false/,
+      path: 'devLoginAllowRemote',
+    },
   ];
 
 describe('environment variables given a wrong value', () => {
