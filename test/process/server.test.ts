@@ -163,8 +163,8 @@ describe('the start command (package.json "start")', () => {
       MALLOC_ARENA_MAX: '1',
       MALLOC_MMAP_THRESHOLD_: '65536',
     });
-    // V8's young generation held small: Node 24's default one kept far more garbage at rest and
-    // under load than Node 20's (measured in docs/performance.md).
+    // V8's young generation held small: Node 22's and 24's default ones kept far more garbage at
+    // rest and under load than Node 20's (measured in docs/performance.md).
     const commandLine = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');
     expect(commandLine).toContain('--max-semi-space-size=4');
     server.child.kill('SIGTERM');
