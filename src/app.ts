@@ -106,7 +106,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         credentials: !isPublic,
         methods: allowMethods ?? DEFAULT_METHODS,
         allowedHeaders: ['Content-Type', 'X-ApiToken', 'X-Request-Id', CSRF_PREVENTION_HEADER],
-        // Warning: what a lab page should know of its answer (src/http/warning.ts).
+        // Warning: what a lab page should know of its answer (src/lib/warning.ts).
         exposedHeaders: ['X-Request-Id', 'Warning'],
         maxAge: 600,
         preflightContinue: !answerPreflight,

@@ -11,7 +11,7 @@ import type { Viewer } from './auth/viewer.ts';
 import type { Config } from './config.ts';
 import { DatabaseAvailability } from './db/availability.ts';
 import { ping } from './db/client.ts';
-import { addWarning } from './http/warning.ts';
+import { addWarning } from './lib/warning.ts';
 import { HttpClient } from './lib/http-client.ts';
 import { SubscriptionHub } from './lib/subscription-hub.ts';
 import type { Logger } from './logging/logger.ts';

@@ -153,7 +153,7 @@ const withEnumType = (schema: JsonSchema): JsonSchema =>
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
-/** The `Warning` header of answers to input the legacy contract ignores (src/http/warning.ts). */
+/** The `Warning` header of answers to input the legacy contract ignores (src/lib/warning.ts). */
 const warningHeader = (ignored: string) => ({
   description: `One value per input answered anyway without being used (${ignored}): \`299 - "<parameter>: '<value>' ignored; <what was used instead> used"\`.`,
   schema: { type: 'string', pattern: '^299 - "' },

@@ -26,7 +26,7 @@ export interface RequestParts {
   arrayBody?: true;
   /**
    * Inputs the legacy contract answers anyway without using them, each sent back as a `Warning`
-   * header (src/http/warning.ts): added where the value is replaced, by `ignore`.
+   * header (src/lib/warning.ts): added where the value is replaced, by `ignore`.
    */
   warnings: string[];
 }

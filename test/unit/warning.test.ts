@@ -1,8 +1,8 @@
-/** The Warning header (src/http/warning.ts): RFC 7234 form, one value per warning, each once. */
+/** The Warning header (src/lib/warning.ts): RFC 7234 form, one value per warning, each once. */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { addWarning, warningValue } from '../../src/http/warning.ts';
+import { addWarning, warningValue } from '../../src/lib/warning.ts';
 
 const response = () => new ServerResponse(new IncomingMessage(new Socket()));
 
