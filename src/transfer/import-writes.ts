@@ -55,9 +55,11 @@ const TRANSACTION = { timeout: 120_000, maxWait: 30_000 } as const;
 export async function importPersons(run: ImportRun, batch: Located<PersonRecord>[]) {
   if (batch.length === 0) return;
   const { ids, report } = run;
+  // The development login's roles are not in an export (export.service.ts) and stay out of the
+  // comparison and the rewrite: a file never names them, so it cannot mean to take them away.
   const existing = await db.person.findMany({
     where: { pid: { in: batch.map((p) => p.value.pid) } },
-    include: { roles: { select: { role: true } } },
+    include: { roles: { where: { source: { not: 'devLogin' } }, select: { role: true } } },
   });
   const byPid = new Map(existing.map((person) => [person.pid, person]));
   const taken = await db.person.findMany({
@@ -156,7 +158,9 @@ async function writePersons(
     const person = located.value;
     const { oid: _fileOid, pid: _pid, ...fields } = personRow(person);
     await tx.person.update({ where: { oid }, data: fields });
-    await tx.personRole.deleteMany({ where: { personOid: oid, role: { notIn: person.roles } } });
+    await tx.personRole.deleteMany({
+      where: { personOid: oid, role: { notIn: person.roles }, source: { not: 'devLogin' } },
+    });
     const held = await tx.personRole.findMany({ where: { personOid: oid }, select: { role: true } });
     const heldRoles = new Set(held.map((r) => r.role));
     await tx.personRole.createMany({

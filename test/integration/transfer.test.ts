@@ -258,6 +258,33 @@ describe('export', () => {
   }, 120_000);
 });
 
+describe("the development login's roles", () => {
+  it('are left out of an export, and an import of that file neither counts nor removes them', async () => {
+    const person = await db.person.findUniqueOrThrow({ where: { pid: pidOf(3) }, include: { roles: true } });
+    const role = options.roleNames.find((name) => !person.roles.some((held) => held.role === name))!;
+    await db.personRole.create({ data: { personOid: person.oid, role, source: 'devLogin' } });
+    try {
+      const exported = join(folder, 'development-roles.jsonl');
+      await exportFile(exported, { baseId: BASE_ID });
+      const record = readFileSync(exported, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .find((line) => line.personne?.pid === person.pid);
+      expect(record.personne.roles?.[role]).toBeUndefined();
+      const report = await importFile(exported, options);
+      expect(report.persons.updated).toBe(0);
+      const roles = await db.personRole.findMany({
+        where: { personOid: person.oid },
+        select: { role: true, source: true },
+      });
+      expect(roles).toContainEqual({ role, source: 'devLogin' });
+    } finally {
+      await db.personRole.deleteMany({ where: { personOid: person.oid, source: 'devLogin' } });
+    }
+  }, 120_000);
+});
+
 describe('a file that changed', () => {
   it('updates exactly the records that changed, derived rows included, and skips identifier conflicts', async () => {
     const small = join(folder, 'changing.jsonl');
