@@ -128,7 +128,12 @@ async function sql(url: string, statements: string[]): Promise<Record<string, un
     try {
       for (const statement of statements) {
         const prepared = database.prepare(statement);
-        rows = prepared.reader ? (prepared.all() as Record<string, unknown>[]) : (prepared.run(), []);
+        if (prepared.reader) {
+          rows = prepared.all() as Record<string, unknown>[];
+        } else {
+          prepared.run();
+          rows = [];
+        }
       }
     } finally {
       database.close();
