@@ -99,3 +99,13 @@ export interface HarvestSource {
   /** One record (deleted or not) with its metadata, or null when this oid was never exposed. */
   record(oid: number): Promise<HarvestRecord | null>;
 }
+
+/** A metadata format the provider disseminates (`oai_dc`, `lom`). */
+export interface MetadataFormat {
+  metadataPrefix: string;
+  /** The XML Schema's address, as ListMetadataFormats gives it. */
+  schema: string;
+  metadataNamespace: string;
+  /** The element that goes inside `<metadata>`, with its namespace declarations and schemaLocation. */
+  render(resource: HarvestResource): string;
+}
