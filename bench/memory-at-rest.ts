@@ -20,19 +20,16 @@
  * A build copied elsewhere needs `node_modules`, `package.json` and `prisma` beside its `dist/`
  * (symbolic links to a checkout's do); every start runs from the current folder.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cpuMs, type ServiceProcess, sleep, startService, status } from './service-process.ts';
 
 const runs = Number(process.env.MEMORY_RUNS ?? 5);
 const idleSeconds = Number(process.env.MEMORY_IDLE_SECONDS ?? 10);
 const loadSeconds = Number(process.env.MEMORY_LOAD_SECONDS ?? 0);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const entries = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['dist/server.js'];
-const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts
-  .start;
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 
 const PHASES = ['boot', 'graphiql', 'docs', 'rest'] as const;
@@ -46,28 +43,6 @@ type Sample = Record<Phase, number> & {
   cpu?: number;
 };
 type Column = keyof Sample;
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-function status(pid: number): Record<string, number> {
-  const fields: Record<string, number> = {};
-  for (const line of readFileSync(`/proc/${pid}/status`, 'utf8').split('\n')) {
-    const match = /^(\w+):\s+(\d+) kB/.exec(line);
-    if (match) fields[match[1]!] = Number(match[2]) / 1024;
-  }
-  return fields;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function get(url: string, headers: Record<string, string> = {}): Promise<void> {
   const response = await fetch(url, { headers: { 'accept-encoding': BROWSER_ENCODINGS, ...headers } });
@@ -94,13 +69,6 @@ async function mixedLoad(databaseUrl: string) {
     await client.end();
   }
   return scenariosFor(oid);
-}
-
-/** User and system CPU time of the process so far, in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime: fields 14 and 15 of the line, in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function load(
@@ -133,20 +101,8 @@ async function load(
 
 async function measure(entry: string): Promise<Sample> {
   const dir = mkdtempSync(join(tmpdir(), 'rrs-memory-'));
-  const port = await freePort();
   const databaseUrl = process.env.MEMORY_DATABASE_URL ?? `file:${join(dir, 'service.db')}`;
-  const words = entry.split(/\s+/);
-  const assignments = words.filter((word) => /^[A-Z_]+=/.test(word));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    ...Object.fromEntries(
-      assignments.map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
-    ),
-  };
+  const env: NodeJS.ProcessEnv = { DATABASE_URL: databaseUrl };
   if (loadSeconds > 0) {
     // The bench's token scenarios need its API token.
     const { BENCH_TOKEN } = await import('./app.ts');
@@ -161,34 +117,16 @@ async function measure(entry: string): Promise<Sample> {
       }),
     );
   }
-  // npm start's command line with the entry swapped in, run in place of the shell: the pid is the service's.
-  const nodeArguments = words.filter((word) => !assignments.includes(word)).join(' ');
-  // The start script's own variables (`${NAME:-default}`) give way to the entry's.
-  const child = spawn('sh', ['-c', start.replace('dist/server.js', nodeArguments)], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`))),
-  );
-  exited.catch(() => {});
-  const base = `http://127.0.0.1:${port}`;
+  let service: ServiceProcess | undefined;
   try {
-    for (let waited = 0; ; waited += 100) {
-      const up = await fetch(`${base}/healthz`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (up) break;
-      if (waited > 60_000) throw new Error(`${entry} did not answer /healthz within 60 s`);
-      await Promise.race([sleep(100), exited]);
-    }
+    service = await startService(entry, env);
+    const { base, pid, exited } = service;
     const settle = () => Promise.race([sleep(1000), exited]);
     await settle();
-    const boot = status(child.pid!).VmRSS!;
+    const boot = status(pid).VmRSS!;
     await get(`${base}/graphql`, { accept: 'text/html' });
     await settle();
-    const graphiql = status(child.pid!).VmRSS!;
+    const graphiql = status(pid).VmRSS!;
     await get(`${base}/api/docs`, { accept: 'text/html' });
     await Promise.all(
       [
@@ -199,9 +137,9 @@ async function measure(entry: string): Promise<Sample> {
       ].map((path) => get(`${base}${path}`)),
     );
     await settle();
-    const docs = status(child.pid!).VmRSS!;
+    const docs = status(pid).VmRSS!;
     await Promise.race([sleep(idleSeconds * 1000), exited]);
-    const last = status(child.pid!);
+    const last = status(pid);
     const sample: Sample = {
       boot,
       graphiql,
@@ -210,11 +148,10 @@ async function measure(entry: string): Promise<Sample> {
       anon: last.RssAnon!,
       file: last.RssFile!,
     };
-    if (loadSeconds > 0) Object.assign(sample, await load(base, child.pid!, databaseUrl));
+    if (loadSeconds > 0) Object.assign(sample, await load(base, pid, databaseUrl));
     return sample;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((done) => (child.exitCode === null ? child.once('exit', done) : done(null)));
+    await service?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,100 @@
+/**
+ * The service as `npm start` runs it (its environment and node options included), started on a
+ * free loopback port for a measurement, and what /proc says about it. Builds nothing: run
+ * `npm run build` first.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** The /proc status fields given in kB, in MB (VmRSS, VmHWM, RssAnon, RssFile…). */
+export function status(pid: number): Record<string, number> {
+  const fields: Record<string, number> = {};
+  for (const line of readFileSync(`/proc/${pid}/status`, 'utf8').split('\n')) {
+    const match = /^(\w+):\s+(\d+) kB/.exec(line);
+    if (match) fields[match[1]!] = Number(match[2]) / 1024;
+  }
+  return fields;
+}
+
+/** User and system CPU time of the process so far, in ms. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime: fields 14 and 15 of the line, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  base: string;
+  pid: number;
+  /** Rejects when the process exits: race it against waits so that a crash ends the measurement. */
+  exited: Promise<never>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `entry` (a script, after node's options if any, after NAME=value assignments if any: those
+ * win over npm start's) with npm start's command line, run in place of the shell so that the pid
+ * is the service's, and waits for /healthz.
+ */
+export async function startService(entry: string, environment: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
+  const port = await freePort();
+  const words = entry.split(/\s+/);
+  const assignments = words.filter((word) => /^[A-Z_]+=/.test(word));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...environment,
+    ...Object.fromEntries(
+      assignments.map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+    ),
+  };
+  const nodeArguments = words.filter((word) => !assignments.includes(word)).join(' ');
+  // The start script's own variables (`${NAME:-default}`) give way to the entry's.
+  const child = spawn('sh', ['-c', start.replace('dist/server.js', nodeArguments)], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`))),
+  );
+  exited.catch(() => {});
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await new Promise((done) => (child.exitCode === null ? child.once('exit', done) : done(null)));
+  };
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let waited = 0; ; waited += 100) {
+      const up = await fetch(`${base}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (up) break;
+      // A first start on a large database applies migrations (and their back-fills) first.
+      if (waited > 300_000) throw new Error(`${entry} did not answer /healthz within 300 s`);
+      await Promise.race([sleep(100), exited]);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { base, pid: child.pid!, exited, stop };
+}
