@@ -1,0 +1,41 @@
+/** Small text helpers both formats share. */
+import type { HarvestPerson } from '../harvest-source.ts';
+import { escapeXml } from '../xml.ts';
+
+/**
+ * A value as element content, or null when nothing would be left of it: blank values, or values made
+ * only of characters XML cannot carry, produce no element rather than an empty one.
+ */
+export function content(value: string): string | null {
+  const escaped = escapeXml(value);
+  return escaped.trim() === '' ? null : escaped;
+}
+
+/** "Prénom Nom", as people are named in prose; null when both parts are blank. */
+export function displayName(person: HarvestPerson): string | null {
+  const name = [person.prenom.trim(), person.nom.trim()].filter((part) => part !== '').join(' ');
+  return name === '' ? null : name;
+}
+
+/**
+ * A date as LOM and W3CDTF want it, or null outside years 1–9999 (four digits, no year zero), which
+ * neither can write.
+ */
+export function isoDateTime(date: Date): string | null {
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) return null;
+  return date.toISOString();
+}
+
+/** Each value once, in first-seen order. */
+export function unique<T>(values: Iterable<T>): T[] {
+  return [...new Set(values)];
+}
+
+/** The labels of the ids a vocabulary knows, in the resource's order; unknown ids have none. */
+export function labels<K extends string | number>(
+  ids: readonly K[],
+  vocabulary: Record<K, string>,
+): string[] {
+  return unique(ids.flatMap((id) => (Object.hasOwn(vocabulary, id) ? [vocabulary[id]] : [])));
+}
