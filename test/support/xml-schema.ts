@@ -101,5 +101,7 @@ export async function validateOai(xml: string): Promise<string[]> {
 
 /** Fails the test with libxml2's messages unless the response is valid. */
 export async function expectValidOai(xml: string): Promise<void> {
-  expect(await validateOai(xml), xml.length > 4000 ? `${xml.slice(0, 4000)}…` : xml).toEqual([]);
+  const errors = await validateOai(xml);
+  const document = xml.length > 4000 ? `${xml.slice(0, 4000)}…` : xml;
+  expect(errors, `${errors.join('\n')}\nin the response:\n${document}`).toEqual([]);
 }
