@@ -2,7 +2,7 @@
  * The two migration histories and the derived PostgreSQL schema stay in step with the one model
  * (prisma/schema.prisma). Each suite checks its own provider's history.
  */
-import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -36,7 +36,7 @@ describe('migrations', () => {
   it(`the ${provider} list_tags migration gives the resources already there their tags`, async () => {
     const before = scratchDir('history');
     cpSync(prismaPaths[provider].migrations, before, { recursive: true });
-    rmSync(join(before, '20261126191122_list_tags'), { recursive: true });
+    withoutMigrationsFrom(before, '20261126191122_list_tags');
     const url = await createEmptyDatabase('tags');
     try {
       await applyMigrations(url, undefined, before);
@@ -55,6 +55,47 @@ describe('migrations', () => {
       // A row moved to another resource by hand (the update triggers): both resources follow.
       await sql(url, [`UPDATE "ResourceLevel" SET "resourceOid" = 3 WHERE "level" = 'cp'`]);
       expect((await sql(url, [read])).map((row) => row.levelTags)).toEqual(['|a%7Cb%25|5e|', '', '|cp|']);
+    } finally {
+      await dropTestDatabase(url);
+    }
+  });
+
+  it(`the ${provider} harvest_entries migration gives the resources exposed then an entry stamped with their last change`, async () => {
+    const before = scratchDir('history');
+    cpSync(prismaPaths[provider].migrations, before, { recursive: true });
+    withoutMigrationsFrom(before, readdirSync(before).find((name) => name.endsWith('_harvest_entries'))!);
+    const url = await createEmptyDatabase('harvest');
+    try {
+      await applyMigrations(url, undefined, before);
+      // Dates as Prisma stores them on each database (UTC).
+      const at = provider === 'sqlite' ? '2020-05-06T07:08:09.123+00:00' : '2020-05-06 07:08:09.123';
+      await sql(url, [
+        `INSERT INTO "Resource" ("oid", "origine", "idOrigine", "type", "publie", "restriction", "indexable", "aliasOf", "dateMiseAJour") VALUES
+          (1, 'a', '1', 'em', true, 0, true, NULL, '${at}'),
+          (2, 'a', '2', 'em', false, 0, true, NULL, '${at}'),
+          (3, 'a', '3', 'em', true, 2, true, NULL, '${at}'),
+          (4, 'a', '4', 'em', true, 0, false, NULL, '${at}'),
+          (5, 'a', '5', 'em', true, 0, true, 'b/1', '${at}')`,
+        `INSERT INTO "ResourceLevel" ("resourceOid", "level", "position") VALUES (1, '6e', 0)`,
+      ]);
+      await applyMigrations(url);
+      const stamp =
+        provider === 'sqlite'
+          ? '"datestamp"'
+          : `to_char("datestamp", 'YYYY-MM-DD"T"HH24:MI:SS.MS') || '+00:00'`;
+      expect(
+        await sql(url, [
+          `SELECT "oid", ${stamp} AS "datestamp", "deleted", "type", "levelTags" FROM "HarvestEntry" ORDER BY "oid"`,
+        ]),
+      ).toEqual([
+        {
+          oid: 1,
+          datestamp: '2020-05-06T07:08:09.000+00:00',
+          deleted: provider === 'sqlite' ? 0 : false,
+          type: 'em',
+          levelTags: '|6e|',
+        },
+      ]);
     } finally {
       await dropTestDatabase(url);
     }
@@ -119,6 +160,13 @@ describe('migrations', () => {
     });
   });
 });
+
+/** Removes migration `first` and every later one from the history in `folder`. */
+function withoutMigrationsFrom(folder: string, first: string): void {
+  for (const name of readdirSync(folder)) {
+    if (/^\d/.test(name) && name >= first) rmSync(join(folder, name), { recursive: true });
+  }
+}
 
 /** Runs `statements` one by one on `url`; the rows of the last. */
 async function sql(url: string, statements: string[]): Promise<Record<string, unknown>[]> {
