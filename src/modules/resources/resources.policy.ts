@@ -19,6 +19,16 @@ export interface RightsSubject {
 export const isPublicAndPublished = (facts: Pick<RightsFacts, 'publie' | 'restriction'>) =>
   facts.publie && facts.restriction === Restriction.none;
 
+/**
+ * Harvestable (OAI-PMH): what anonymous callers read and searches list, and not an alias, which
+ * stands for a resource of another repository that aggregators harvest from there (listed here too,
+ * one resource would be two records). The harvest_entries migration's triggers write the same rule
+ * in SQL to keep the entries; the harvest module checks every record it gives against this one.
+ */
+export const isHarvestable = (
+  facts: Pick<RightsFacts, 'publie' | 'restriction' | 'aliasOf'> & { indexable: boolean },
+) => isPublicAndPublished(facts) && facts.indexable && facts.aliasOf === null;
+
 const intersects = (oids: readonly number[], set: ReadonlySet<number>) => oids.some((oid) => set.has(oid));
 
 function isAuthorOrContributor(facts: RightsFacts, personOid: number): boolean {

@@ -1,0 +1,178 @@
+/** GraphQL: what OAI-PMH harvesters read (src/oai/ runs these fields as named operations). */
+import { InvalidInputError } from '../../errors.ts';
+import { builder } from '../../graphql/builder.ts';
+import type { HarvestPerson } from '../../read-model/harvest.ts';
+import {
+  DEFAULT_HARVEST_PAGE,
+  type HarvestRecordView,
+  type HarvestResourceView,
+  type HarvestSetView,
+  harvestCount,
+  harvestEarliestDatestamp,
+  harvestPage,
+  harvestRecord,
+  harvestSets,
+  MAX_HARVEST_PAGE,
+} from './harvest.service.ts';
+
+const HarvestPersonType = builder.objectRef<HarvestPerson>('HarvestPerson').implement({
+  description: 'An author or contributor as harvesters see them (no e-mail address).',
+  fields: (t) => ({
+    pid: t.exposeString('pid', { description: 'The person’s pid.' }),
+    nom: t.exposeString('nom', { description: 'Family name.' }),
+    prenom: t.exposeString('prenom', { description: 'Given name.' }),
+  }),
+});
+
+const HarvestResourceType = builder.objectRef<HarvestResourceView>('HarvestResource').implement({
+  description: 'The metadata of a harvestable resource: what the OAI-PMH formats are made from.',
+  fields: (t) => ({
+    oid: t.exposeInt('oid', { description: 'The resource’s oid.' }),
+    titre: t.exposeString('titre', { description: 'Title.' }),
+    resume: t.exposeString('resume', { description: 'Summary.' }),
+    description: t.exposeString('description', { description: 'Description.' }),
+    langue: t.exposeString('langue', { description: 'Language code (`fra`, …).' }),
+    type: t.exposeString('type', { description: 'Resource type key (`url`, `j3p`, …).' }),
+    niveaux: t.exposeStringList('niveaux', { description: 'School level keys, in order.' }),
+    categories: t.exposeIntList('categories', { description: 'Category keys, in order.' }),
+    typePedagogiques: t.exposeIntList('typePedagogiques', { description: 'Pedagogical type keys.' }),
+    typeDocumentaires: t.exposeIntList('typeDocumentaires', { description: 'Documentary type keys.' }),
+    dateCreation: t.expose('dateCreation', { description: 'Creation time.', type: 'DateTime' }),
+    dateMiseAJour: t.expose('dateMiseAJour', { description: 'Time of the last change.', type: 'DateTime' }),
+    address: t.exposeString('address', {
+      nullable: true,
+      description: 'The resource’s own address: an `url` resource’s http(s) `parametres.adresse`, else null.',
+    }),
+    authors: t.field({
+      description: 'Authors, in order.',
+      type: [HarvestPersonType],
+      resolve: (resource) => resource.authors,
+    }),
+    contributors: t.field({
+      description: 'Contributors, in order.',
+      type: [HarvestPersonType],
+      resolve: (resource) => resource.contributors,
+    }),
+  }),
+});
+
+const HarvestRecordType = builder.objectRef<HarvestRecordView>('HarvestRecord').implement({
+  description:
+    'A resource that is or was harvestable (public, published, indexable, not an alias): its header, and its metadata while it is.',
+  fields: (t) => ({
+    oid: t.exposeInt('oid', { description: 'The resource’s oid.' }),
+    datestamp: t.expose('datestamp', {
+      type: 'DateTime',
+      description:
+        'The last change that matters to a harvester (content, publication, visibility), to the second.',
+    }),
+    deleted: t.exposeBoolean('deleted', {
+      description: 'No longer harvestable (deleted, unpublished, restricted, unlisted or made an alias).',
+    }),
+    setSpecs: t.exposeStringList('setSpecs', {
+      description:
+        'Its sets (`type:<type>`, `niveau:<level>`, `categorie:<id>`); a deleted record keeps those it was last in.',
+    }),
+    resource: t.field({
+      type: HarvestResourceType,
+      nullable: true,
+      description: 'The metadata; null when deleted, or when only headers were asked for.',
+      resolve: (record) => record.resource,
+    }),
+  }),
+});
+
+const HarvestPageType = builder
+  .objectRef<{ records: HarvestRecordView[]; hasMore: boolean }>('HarvestPage')
+  .implement({
+    description: 'Records in oid order.',
+    fields: (t) => ({
+      records: t.field({
+        description: 'The records of the page.',
+        type: [HarvestRecordType],
+        resolve: (page) => page.records,
+      }),
+      hasMore: t.exposeBoolean('hasMore', { description: 'Whether a record follows the page.' }),
+    }),
+  });
+
+const HarvestCountType = builder.objectRef<{ total: number }>('HarvestCount').implement({
+  description: 'How many records a selection holds.',
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: 'The number of records, deleted ones included.' }),
+  }),
+});
+
+const HarvestSetType = builder.objectRef<HarvestSetView>('HarvestSet').implement({
+  description: 'A set of records harvesters may select.',
+  fields: (t) => ({
+    spec: t.exposeString('spec', { description: '`type:<type>`, `niveau:<level>` or `categorie:<id>`.' }),
+    name: t.exposeString('name', { description: 'Its name, from the vocabularies.' }),
+  }),
+});
+
+builder.queryFields((t) => {
+  const selection = {
+    from: t.arg({
+      type: 'DateTime',
+      required: false,
+      description: 'Records stamped at or after this time (to the second).',
+    }),
+    until: t.arg({
+      type: 'DateTime',
+      required: false,
+      description: 'Records stamped at or before this time (to the second).',
+    }),
+    set: t.arg.string({
+      required: false,
+      description: 'Records of this set: `type:<type>`, `niveau:<level>` or `categorie:<id>`.',
+    }),
+  };
+  return {
+    harvestPage: t.field({
+      type: HarvestPageType,
+      description: `Harvestable records and deleted ones, in oid order after \`after\`, filtered by every argument given; pages of \`limit\` (default ${DEFAULT_HARVEST_PAGE}, at most ${MAX_HARVEST_PAGE}).`,
+      authScopes: { public: true },
+      errors: { types: [InvalidInputError] },
+      args: {
+        ...selection,
+        after: t.arg.int({ required: false, description: 'The page starts after this oid (default 0).' }),
+        limit: t.arg.int({ required: false, description: `Records per page (1 to ${MAX_HARVEST_PAGE}).` }),
+        withMetadata: t.arg.boolean({
+          required: true,
+          description: 'Read the metadata too (false: headers only, which costs less).',
+        }),
+      },
+      resolve: (_root, args) => harvestPage(args),
+    }),
+    harvestCount: t.field({
+      type: HarvestCountType,
+      description: 'How many records (deleted ones included) the selection holds now.',
+      authScopes: { public: true },
+      errors: { types: [InvalidInputError] },
+      args: selection,
+      resolve: async (_root, args) => ({ total: await harvestCount(args) }),
+    }),
+    harvestRecord: t.field({
+      type: HarvestRecordType,
+      nullable: true,
+      description: 'One record, deleted or not, with its metadata; null when this oid was never harvestable.',
+      authScopes: { public: true },
+      args: { oid: t.arg.int({ required: true, description: 'The resource’s oid.' }) },
+      resolve: (_root, args) => harvestRecord(args.oid),
+    }),
+    harvestEarliestDatestamp: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'The oldest datestamp of all records (deleted ones included); null when there are none.',
+      authScopes: { public: true },
+      resolve: () => harvestEarliestDatestamp(),
+    }),
+    harvestSets: t.field({
+      type: [HarvestSetType],
+      description: 'Every set harvesters may select, named from the vocabularies.',
+      authScopes: { public: true },
+      resolve: () => harvestSets(),
+    }),
+  };
+});

@@ -1,0 +1,281 @@
+/**
+ * What OAI-PMH harvesters read: the harvest entries (one per resource that is or was exposed, kept
+ * by the database's triggers: the harvest_entries migration) and, for the live ones, the record's
+ * metadata. A page is one statement, whatever its size and filters: the entries in oid order after
+ * a keyset, and with metadata the resource's columns and its lists assembled as JSON (as
+ * documents.ts does). A page of headers reads the entries alone.
+ *
+ * Sets are tested on the entry's own `type` and tags, which the triggers copy from the resource
+ * while it is exposed: a deleted record keeps the sets it was last in, so a harvest of a set is
+ * told of the deletions in it.
+ */
+import type { Sql, Statement } from './dialect.ts';
+import { boolean, count as countOf, date, json, read, sql } from './rows.ts';
+
+/** A set, parsed: its kind and value (`niveau:6e` → level `6e`). */
+export type HarvestSetFilter =
+  | { kind: 'type'; value: string }
+  | { kind: 'level'; value: string }
+  | { kind: 'category'; value: number };
+
+export interface HarvestFilter {
+  /** Inclusive bounds, whole seconds (the datestamps are stored truncated to the second). */
+  from?: Date;
+  until?: Date;
+  set?: HarvestSetFilter;
+}
+
+export interface HarvestPerson {
+  pid: string;
+  nom: string;
+  prenom: string;
+}
+
+export interface HarvestMetadata {
+  publie: boolean;
+  restriction: number;
+  indexable: boolean;
+  aliasOf: string | null;
+  titre: string;
+  resume: string;
+  description: string;
+  langue: string;
+  type: string;
+  parametres: unknown;
+  niveaux: string[];
+  categories: number[];
+  typePedagogiques: number[];
+  typeDocumentaires: number[];
+  dateCreation: Date;
+  dateMiseAJour: Date;
+  authors: HarvestPerson[];
+  contributors: HarvestPerson[];
+}
+
+export interface HarvestRow {
+  oid: number;
+  datestamp: Date;
+  /** Deleted, or (with metadata) its resource is not exposed. */
+  deleted: boolean;
+  /** The sets' values the entry holds: the resource's while exposed, its last ones once deleted. */
+  type: string;
+  levels: string[];
+  categories: number[];
+  /** With metadata, when live. */
+  metadata: HarvestMetadata | null;
+}
+
+/** Exposed: what anonymous callers read and searches list (resources.policy.ts `isHarvestable`). */
+const exposed = (r: string) =>
+  `${r}."publie" AND ${r}."restriction" = 0 AND ${r}."indexable" AND ${r}."aliasOf" IS NULL`;
+
+/** `|6e|a%7Cb%25|` → `6e`, `a|b%`: the tags' escapes (list_tags migration) undone. */
+function untag(tags: string): string[] {
+  if (tags === '') return [];
+  return tags
+    .slice(1, -1)
+    .split('|')
+    .map((value) => value.replaceAll('%7C', '|').replaceAll('%25', '%'));
+}
+
+const tag = (value: string) => `|${value.replaceAll('%', '%25').replaceAll('|', '%7C')}|`;
+
+function people(q: Sql, table: string): string {
+  const { dialect } = q;
+  return dialect.jsonArray(
+    dialect.tuple('p.pid', 'p.nom', 'p.prenom'),
+    `"${table}" x JOIN "Person" p ON p.oid = x."personOid" WHERE x."resourceOid" = r.oid`,
+    'x.position',
+  );
+}
+
+const list = (q: Sql, table: string, column: string) =>
+  q.dialect.jsonArray(`x."${column}"`, `"${table}" x WHERE x."resourceOid" = r.oid`, 'x.position');
+
+/** The metadata's columns; NULL for an entry without an exposed resource (the LEFT JOIN). */
+function metadataColumns(q: Sql): string {
+  return [
+    'r.oid AS "resourceOid"',
+    'r.publie',
+    'r.restriction',
+    'r.indexable',
+    'r."aliasOf"',
+    'r.titre',
+    'r.resume',
+    'r.description',
+    'r.langue',
+    'r.type AS "resourceType"',
+    'r.parametres',
+    'r."dateCreation"',
+    'r."dateMiseAJour"',
+    `${list(q, 'ResourceLevel', 'level')} AS niveaux`,
+    `${list(q, 'ResourceCategory', 'categoryId')} AS "categoryIds"`,
+    `${list(q, 'ResourcePedagogicType', 'typeId')} AS "typePedagogiques"`,
+    `${list(q, 'ResourceDocumentaryType', 'typeId')} AS "typeDocumentaires"`,
+    `${people(q, 'ResourceAuthor')} AS authors`,
+    `${people(q, 'ResourceContributor')} AS contributors`,
+  ].join(', ');
+}
+
+/** The conditions of `filter` on entry alias `e`, written with their values in `q`'s order. */
+function conditions(q: Sql, shape: FilterShape): string[] {
+  const where: string[] = [];
+  if (shape.from) where.push(`e.datestamp >= ${q.argument('from', 'date')}`);
+  if (shape.until) where.push(`e.datestamp <= ${q.argument('until', 'date')}`);
+  if (shape.set === 'type') where.push(`e.type = ${q.argument('set', 'text')}`);
+  else if (shape.set === 'level') where.push(q.dialect.contains('e."levelTags"', q.argument('set', 'text')));
+  else if (shape.set === 'category')
+    where.push(q.dialect.contains('e."categoryTags"', q.argument('set', 'text')));
+  return where;
+}
+
+/** Which filters a statement has (its text depends on them, not on their values). */
+interface FilterShape {
+  from: boolean;
+  until: boolean;
+  set: HarvestSetFilter['kind'] | undefined;
+}
+
+const shapeOf = (filter: HarvestFilter): FilterShape => ({
+  from: filter.from !== undefined,
+  until: filter.until !== undefined,
+  set: filter.set?.kind,
+});
+
+const shapeKey = (shape: FilterShape) =>
+  `${shape.from ? 'f' : ''}${shape.until ? 'u' : ''}${shape.set ?? ''}`;
+
+function filterArgs(filter: HarvestFilter): Record<string, unknown> {
+  const { set } = filter;
+  return {
+    from: filter.from,
+    until: filter.until,
+    set: set === undefined ? undefined : set.kind === 'type' ? set.value : tag(String(set.value)),
+  };
+}
+
+const ENTRY_COLUMNS = 'e.oid, e.datestamp, e.deleted, e.type, e."levelTags", e."categoryTags"';
+
+function pageStatement(shape: FilterShape, withMetadata: boolean): Statement {
+  const q = sql();
+  // Written in the order of the text: SQLite binds its values by position.
+  const columns = withMetadata ? `${ENTRY_COLUMNS}, ${metadataColumns(q)}` : ENTRY_COLUMNS;
+  const join = withMetadata
+    ? ` LEFT JOIN "Resource" r ON r.oid = e.oid AND NOT e.deleted AND ${exposed('r')}`
+    : '';
+  const where = [`e.oid > ${q.argument('after', 'int')}`, ...conditions(q, shape)];
+  return q.statement(
+    `SELECT ${columns} FROM "HarvestEntry" e${join} WHERE ${where.join(' AND ')} ORDER BY e.oid LIMIT ${q.argument('limit', 'int')}`,
+  );
+}
+
+function recordStatement(): Statement {
+  const q = sql();
+  const columns = `${ENTRY_COLUMNS}, ${metadataColumns(q)}`;
+  return q.statement(
+    `SELECT ${columns} FROM "HarvestEntry" e LEFT JOIN "Resource" r ON r.oid = e.oid AND NOT e.deleted AND ${exposed('r')} WHERE e.oid = ${q.argument('oid', 'int')}`,
+  );
+}
+
+function countStatement(shape: FilterShape): Statement {
+  const q = sql();
+  const where = conditions(q, shape);
+  return q.statement(
+    `SELECT count(*) AS total FROM "HarvestEntry" e${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
+    { planEachTime: true },
+  );
+}
+
+/** Statements are built once per shape and database. */
+const statements = new Map<string, Statement>();
+function kept(key: string, build: () => Statement): Statement {
+  const id = `${sql().dialect.provider}:${key}`;
+  let statement = statements.get(id);
+  if (!statement) {
+    statement = build();
+    statements.set(id, statement);
+  }
+  return statement;
+}
+
+type Row = Record<string, unknown>;
+
+const personList = (value: unknown) =>
+  json<[string, string, string][]>(value).map(([pid, nom, prenom]) => ({ pid, nom, prenom }));
+
+function toHarvestRow(row: Row, withMetadata: boolean): HarvestRow {
+  const live = withMetadata && row.resourceOid !== null && row.resourceOid !== undefined;
+  return {
+    oid: row.oid as number,
+    datestamp: date(row.datestamp),
+    // An entry that says live while its resource is not exposed (which the triggers never leave)
+    // gives no metadata, so it is deleted too rather than a record without any.
+    deleted: boolean(row.deleted) || (withMetadata && !live),
+    type: row.type as string,
+    levels: untag(row.levelTags as string),
+    categories: untag(row.categoryTags as string).map(Number),
+    metadata: live
+      ? {
+          publie: boolean(row.publie),
+          restriction: row.restriction as number,
+          indexable: boolean(row.indexable),
+          aliasOf: row.aliasOf as string | null,
+          titre: row.titre as string,
+          resume: row.resume as string,
+          description: row.description as string,
+          langue: row.langue as string,
+          type: row.resourceType as string,
+          parametres: json(row.parametres ?? null),
+          niveaux: json(row.niveaux),
+          categories: json(row.categoryIds),
+          typePedagogiques: json(row.typePedagogiques),
+          typeDocumentaires: json(row.typeDocumentaires),
+          dateCreation: date(row.dateCreation),
+          dateMiseAJour: date(row.dateMiseAJour),
+          authors: personList(row.authors),
+          contributors: personList(row.contributors),
+        }
+      : null,
+  };
+}
+
+/**
+ * The entries after oid `after` (0: from the start) that `filter` selects, in oid order, at most
+ * `limit` of them, with their metadata when `withMetadata`. One statement.
+ */
+export async function readHarvestPage(
+  filter: HarvestFilter,
+  { after, limit, withMetadata }: { after: number; limit: number; withMetadata: boolean },
+): Promise<HarvestRow[]> {
+  const shape = shapeOf(filter);
+  const statement = kept(`page:${shapeKey(shape)}:${withMetadata ? 'm' : 'h'}`, () =>
+    pageStatement(shape, withMetadata),
+  );
+  const rows = await read<Row>(statement, { ...filterArgs(filter), after, limit });
+  return rows.map((row) => toHarvestRow(row, withMetadata));
+}
+
+/** How many entries `filter` selects. One statement. */
+export async function countHarvestEntries(filter: HarvestFilter): Promise<number> {
+  const shape = shapeOf(filter);
+  const statement = kept(`count:${shapeKey(shape)}`, () => countStatement(shape));
+  const [row] = await read<{ total: unknown }>(statement, filterArgs(filter));
+  return countOf(row!.total);
+}
+
+/** The entry of `oid` with its metadata when live, or null when it was never exposed. One statement. */
+export async function readHarvestRecord(oid: number): Promise<HarvestRow | null> {
+  const [row] = await read<Row>(
+    kept('record', () => recordStatement()),
+    { oid },
+  );
+  return row ? toHarvestRow(row, true) : null;
+}
+
+/** The oldest datestamp of all entries, or null when there are none. One statement. */
+export async function earliestHarvestDatestamp(): Promise<Date | null> {
+  const [row] = await read<{ earliest: unknown }>(
+    kept('earliest', () => sql().statement('SELECT min(datestamp) AS earliest FROM "HarvestEntry"')),
+  );
+  return row?.earliest == null ? null : date(row.earliest);
+}
