@@ -30,9 +30,10 @@ import { refuseHostileInput } from './http/request-hygiene.ts';
 import { allowCrossOriginReads, securityHeaders } from './http/security-headers.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { logRequests } from './logging/request-log.ts';
+import { loadHarvestOperations } from './oai/graphql-source.ts';
 import { createMetrics, metricsHandler, observeRequests } from './observability/metrics.ts';
 import { apiDocsRouter } from './rest/api-docs.ts';
-import { createOperationRunner } from './rest/execute.ts';
+import { createOperationRunner, type OperationRunner } from './rest/execute.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
 import { loadOperations } from './rest/operations.ts';
 import { DEFAULT_METHODS } from './rest/route-table.ts';
@@ -48,6 +49,11 @@ export interface AppOptions {
 export interface App {
   app: express.Express;
   services: Services;
+  /**
+   * Runs the OAI-PMH data provider's operations (src/oai/operations.graphql) through the pipeline
+   * the REST routes use; src/oai/graphql-source.ts makes the HarvestSource of a request with it.
+   */
+  runHarvestOperation: OperationRunner;
   close(): Promise<void>;
 }
 
@@ -87,11 +93,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const createContext = createContextFactory(services);
   // The named operations the REST routes run, validated once here; GraphiQL shows them as examples.
   const operations = loadOperations(schema);
+  const harvestOperations = loadHarvestOperations(schema);
   const { yoga, graphiql } = createGraphQLServer(services, createContext, {
     exampleOperations: operations,
-    trustedDocuments: operations.values(),
+    trustedDocuments: [...operations.values(), ...harvestOperations.values()],
   });
   const runOperation = createOperationRunner(yoga, operations);
+  const runHarvestOperation = createOperationRunner(yoga, harvestOperations);
 
   const origins = labOrigins(config);
   // With `answerPreflight` false, OPTIONS requests continue to the route table, whose rows announce
@@ -253,6 +261,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   return {
     app,
     services,
+    runHarvestOperation,
     close: async () => {
       await services.subscriptions.close();
       services.database.stop();

@@ -17,7 +17,10 @@ export interface HarvestHeader {
   /** The last change that matters to a harvester (content, publication, visibility), UTC, to the second. */
   datestamp: Date;
   deleted: boolean;
-  /** The sets it belongs to (`type:<type>`, `niveau:<level>`, `categorie:<id>`); empty when deleted. */
+  /**
+   * The sets it belongs to (`type:<type>`, `niveau:<level>`, `categorie:<id>`). A deleted record
+   * keeps those it was in when last exposed, so that a harvest of a set is told of its deletions.
+   */
   setSpecs: string[];
 }
 

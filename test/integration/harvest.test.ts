@@ -1,0 +1,500 @@
+/**
+ * What OAI-PMH harvesters read (issue 26), through the service's HarvestSource
+ * (src/oai/graphql-source.ts: named operations run through the Yoga pipeline as REST runs its own):
+ * only public, published, indexable resources that are not aliases, each as a record; everything
+ * that was exposed and is not any more as a deleted record stamped with the change, whichever path
+ * wrote it (the harvest entries' triggers); pages of one statement in an exact oid keyset.
+ */
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, onStatement, provider } from '../../src/db/client.ts';
+import { createGraphQLHarvestSource, HarvestSourceError } from '../../src/oai/graphql-source.ts';
+import type { HarvestRecord, HarvestSelection, HarvestSource } from '../../src/oai/harvest-source.ts';
+import { importFile } from '../../src/transfer/import.service.ts';
+import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
+import { createResource } from '../support/resources.ts';
+import { scratchDir } from '../support/scratch.ts';
+import { writeGeneratedExport } from '../support/transfer-file.ts';
+
+let app: TestApp;
+let source: HarvestSource;
+
+beforeAll(async () => {
+  // What a harvest costs the database, not what the response cache saves.
+  app = await startApp({ responseCache: { enabled: false } });
+  source = createGraphQLHarvestSource(
+    (name, variables) => {
+      // An anonymous request, as a harvester's.
+      const req = new IncomingMessage(new Socket());
+      return app.runHarvestOperation(name, variables, { req, res: new ServerResponse(req) });
+    },
+    { baseUrl: app.config.baseUrl, baseId: app.config.baseId },
+  );
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+/** A save merged into the resource (a posted title would otherwise overwrite the rest with defaults). */
+const post = async (body: Record<string, unknown>) => {
+  const answer = await app
+    .client()
+    .post('/api/ressource')
+    .query({ merge: '1' })
+    .set('X-ApiToken', API_TOKEN)
+    .send(body);
+  expect(answer.body.success, JSON.stringify(answer.body)).toBe(true);
+  return answer.body;
+};
+
+/** Every record of the selection, page after page, in the order given. */
+async function harvest(
+  selection: HarvestSelection = {},
+  withMetadata = true,
+  limit = 50,
+): Promise<HarvestRecord[]> {
+  const records: HarvestRecord[] = [];
+  let afterOid: number | undefined;
+  for (;;) {
+    const page = await source.page({ ...selection, afterOid, limit, withMetadata });
+    records.push(...page.records);
+    if (!page.hasMore) return records;
+    afterOid = page.records.at(-1)!.header.oid;
+  }
+}
+
+const within = (records: HarvestRecord[], oids: readonly number[]) =>
+  records.filter((record) => oids.includes(record.header.oid));
+
+/** The current second, as datestamps hold it. */
+const second = (at = Date.now()) => new Date(Math.floor(at / 1000) * 1000);
+
+/** Moves an entry's datestamp far back, so that a later change is seen to move it. */
+const stampLongAgo = (oid: number) =>
+  db.harvestEntry.update({ where: { oid }, data: { datestamp: new Date('2001-01-01T00:00:00Z') } });
+
+const entryOf = (oid: number) => db.harvestEntry.findUnique({ where: { oid } });
+
+describe('what is harvested', () => {
+  it('exposes public, published, indexable resources, never a restricted, unpublished, unlisted one or an alias', async () => {
+    const exposed = await createResource(app, {
+      titre: 'Moisson publique',
+      niveaux: ['6e'],
+      categories: [7, 3],
+    });
+    const hidden = [
+      await createResource(app, { titre: 'Moisson correction', restriction: 1 }),
+      await createResource(app, { titre: 'Moisson groupe', restriction: 2 }),
+      await createResource(app, { titre: 'Moisson privée', restriction: 3 }),
+      await createResource(app, { titre: 'Moisson brouillon', publie: false }),
+      await createResource(app, { titre: 'Moisson non indexable', indexable: false }),
+      await createResource(app, { titre: 'Moisson alias', aliasOf: 'ailleurs/12' }),
+    ];
+    const all = [exposed, ...hidden];
+    for (const withMetadata of [true, false]) {
+      const records = within(await harvest({}, withMetadata), all);
+      expect(records.map((record) => record.header.oid)).toEqual([exposed]);
+      expect(records[0]!.header.deleted).toBe(false);
+      expect(records[0]!.resource === null).toBe(!withMetadata);
+    }
+    for (const oid of hidden) {
+      expect(await source.record(oid)).toBeNull();
+      expect(await entryOf(oid)).toBeNull();
+    }
+    const record = (await source.record(exposed))!;
+    expect(record.header.setSpecs).toEqual(['type:url', 'niveau:6e', 'categorie:7', 'categorie:3']);
+    expect(record.resource).toMatchObject({
+      oid: exposed,
+      rid: `repo/${exposed}`,
+      titre: 'Moisson publique',
+      type: 'url',
+      niveaux: ['6e'],
+      categories: [7, 3],
+      publicUrl: `http://repo.test/api/public/${exposed}`,
+      adresse: null,
+    });
+  });
+
+  it('gives an url resource’s http(s) address, never another kind of address', async () => {
+    const web = await createResource(app, {
+      titre: 'Adresse',
+      parametres: { adresse: 'https://example.org/a' },
+    });
+    const other = await createResource(app, {
+      titre: 'Adresse js',
+      parametres: { adresse: 'javascript:alert(1)' },
+    });
+    expect((await source.record(web))!.resource!.adresse).toBe('https://example.org/a');
+    expect((await source.record(other))!.resource!.adresse).toBeNull();
+  });
+
+  it('gives authors and contributors with their names', async () => {
+    const oid = await createResource(app, { titre: 'Auteurs' });
+    const person = await db.person.create({
+      data: { pid: `repo/moisson-${oid}`, nom: 'Noé', prenom: 'Zoé', email: 'z@example.org' },
+    });
+    await db.resourceContributor.create({ data: { resourceOid: oid, personOid: person.oid, position: 0 } });
+    const { resource } = (await source.record(oid))!;
+    expect(resource!.contributors).toEqual([{ pid: person.pid, nom: 'Noé', prenom: 'Zoé' }]);
+    expect(JSON.stringify(resource)).not.toContain('z@example.org');
+  });
+});
+
+describe('deleted records', () => {
+  /** The record of `oid` after `change`, which must be stamped within the change. */
+  async function withdrawnBy(oid: number, change: () => Promise<unknown>) {
+    expect((await source.record(oid))!.header.deleted).toBe(false);
+    await stampLongAgo(oid);
+    const before = second();
+    await change();
+    const after = new Date();
+    const record = (await source.record(oid))!;
+    expect(record.header.deleted).toBe(true);
+    expect(record.resource).toBeNull();
+    expect(record.header.datestamp.getTime()).toBeGreaterThanOrEqual(before.getTime());
+    expect(record.header.datestamp.getTime()).toBeLessThanOrEqual(after.getTime());
+    expect(record.header.datestamp.getMilliseconds()).toBe(0);
+    // An incremental harvest from the change's second meets it, as a header only.
+    const met = within(await harvest({ from: record.header.datestamp }), [oid]);
+    expect(met.map((r) => [r.header.deleted, r.resource])).toEqual([[true, null]]);
+    return record;
+  }
+
+  it('are left by a deletion', async () => {
+    const oid = await createResource(app, { titre: 'À supprimer' });
+    await withdrawnBy(oid, async () => {
+      const answer = await app.client().delete(`/api/ressource/${oid}`).set('X-ApiToken', API_TOKEN);
+      expect(answer.body.success, JSON.stringify(answer.body)).toBe(true);
+    });
+  });
+
+  it('are left by an unpublication, a change of restriction, of indexable, and by becoming an alias', async () => {
+    for (const change of [
+      { publie: false },
+      { restriction: 1 },
+      { restriction: 2 },
+      { restriction: 3 },
+      { indexable: false },
+    ]) {
+      const oid = await createResource(app, { titre: `Retrait ${JSON.stringify(change)}` });
+      await withdrawnBy(oid, () => post({ oid, ...change }));
+    }
+    const alias = await createResource(app, { titre: 'Devient alias' });
+    await withdrawnBy(alias, () =>
+      db.resource.update({ where: { oid: alias }, data: { aliasOf: 'ailleurs/1' } }),
+    );
+  });
+
+  it('keep the sets they were last in, and come back live when exposed again', async () => {
+    const oid = await createResource(app, {
+      titre: 'Ensembles',
+      type: 'em',
+      niveaux: ['4e'],
+      categories: [5],
+    });
+    await withdrawnBy(oid, () => post({ oid, publie: false }));
+    // Changed while withdrawn: a harvest of the set it was in is still told of its deletion.
+    await post({ oid, niveaux: ['3e'] });
+    const deleted = (await source.record(oid))!;
+    expect(deleted.header.setSpecs).toEqual(['type:em', 'niveau:4e', 'categorie:5']);
+    expect(within(await harvest({ set: 'niveau:4e' }), [oid]).map((r) => r.header.deleted)).toEqual([true]);
+    expect(within(await harvest({ set: 'niveau:3e' }), [oid])).toEqual([]);
+
+    await post({ oid, publie: true });
+    const live = (await source.record(oid))!;
+    expect(live.header.deleted).toBe(false);
+    expect(live.header.setSpecs).toEqual(['type:em', 'niveau:3e', 'categorie:5']);
+    expect(live.resource!.niveaux).toEqual(['3e']);
+  });
+
+  it('are never written by a transaction rolled back', async () => {
+    const kept = await createResource(app, { titre: 'Gardée' });
+    let created = 0;
+    await expect(
+      db.$transaction(async (tx) => {
+        created = (
+          await tx.resource.create({
+            data: { origine: 'repo', idOrigine: `annulee-${kept}`, type: 'url', publie: true },
+          })
+        ).oid;
+        await tx.resource.delete({ where: { oid: kept } });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(created).toBeGreaterThan(0);
+    expect(await entryOf(created)).toBeNull();
+    expect((await source.record(kept))!.header.deleted).toBe(false);
+  });
+});
+
+describe('datestamps', () => {
+  it('move with what a record shows, not with what it does not', async () => {
+    const oid = await createResource(app, { titre: 'Horodatage', niveaux: ['cp'] });
+    const moved = async (change: () => Promise<unknown>) => {
+      await stampLongAgo(oid);
+      const before = second();
+      await change();
+      const { datestamp } = (await entryOf(oid))!;
+      return datestamp.getTime() >= before.getTime();
+    };
+    // A save through the service (it always sets dateMiseAJour, which the records show).
+    expect(await moved(() => post({ oid, titre: 'Horodatage 2' }))).toBe(true);
+    // Join tables written by something else than the service.
+    expect(
+      await moved(() => db.resourceLevel.create({ data: { resourceOid: oid, level: 'ce1', position: 1 } })),
+    ).toBe(true);
+    expect(await moved(() => db.resourceCategory.deleteMany({ where: { resourceOid: oid } }))).toBe(true);
+    expect(
+      await moved(() =>
+        db.resourcePedagogicType.create({ data: { resourceOid: oid, typeId: 3, position: 0 } }),
+      ),
+    ).toBe(true);
+    const person = await db.person.create({ data: { pid: `repo/horodatage-${oid}`, nom: 'H', prenom: 'H' } });
+    expect(
+      await moved(() =>
+        db.resourceAuthor.create({ data: { resourceOid: oid, personOid: person.oid, position: 5 } }),
+      ),
+    ).toBe(true);
+    expect(await moved(() => db.resource.update({ where: { oid }, data: { description: 'Changée' } }))).toBe(
+      true,
+    );
+    // What no record shows: comments, the read key, the version counters; a person's new name.
+    expect(await moved(() => db.resource.update({ where: { oid }, data: { commentaires: 'note' } }))).toBe(
+      false,
+    );
+    expect(await moved(() => db.resource.update({ where: { oid }, data: { inc: { increment: 1 } } }))).toBe(
+      false,
+    );
+    expect(
+      await moved(() => db.person.update({ where: { oid: person.oid }, data: { nom: 'Renommé' } })),
+    ).toBe(false);
+  });
+
+  it('select from and until inclusively, to the second', async () => {
+    const oid = await createResource(app, { titre: 'Bornes' });
+    const stamp = new Date('2011-06-15T10:20:30Z');
+    await db.harvestEntry.update({ where: { oid }, data: { datestamp: stamp } });
+    const at = (ms: number) => new Date(stamp.getTime() + ms);
+    const found = async (selection: HarvestSelection) =>
+      within(await harvest(selection, false), [oid]).length;
+    expect(await found({ from: stamp, until: stamp })).toBe(1);
+    expect(await found({ from: stamp })).toBe(1);
+    expect(await found({ until: stamp })).toBe(1);
+    expect(await found({ until: at(999) })).toBe(1);
+    expect(await found({ from: at(1000) })).toBe(0);
+    expect(await found({ until: at(-1) })).toBe(0);
+    expect(await found({ from: at(-1000), until: at(-1) })).toBe(0);
+    expect((await source.record(oid))!.header.datestamp).toEqual(stamp);
+    expect(await source.count({ from: stamp, until: stamp })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('are UTC and read by Prisma as the time they are', async () => {
+    const before = second();
+    const oid = await createResource(app, { titre: 'UTC' });
+    const { datestamp } = (await entryOf(oid))!;
+    expect(datestamp.getTime()).toBeGreaterThanOrEqual(before.getTime());
+    expect(datestamp.getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await source.record(oid))!.header.datestamp).toEqual(datestamp);
+  });
+
+  it('give the earliest datestamp of every record', async () => {
+    const oid = await createResource(app, { titre: 'Le plus ancien' });
+    const oldest = new Date('1999-12-31T23:59:59Z');
+    await db.harvestEntry.update({ where: { oid }, data: { datestamp: oldest } });
+    expect(await source.earliestDatestamp()).toEqual(oldest);
+  });
+});
+
+describe('pages', () => {
+  it('are one statement each, with or without metadata, and a count is one more', async () => {
+    for (let i = 0; i < 3; i++)
+      await createResource(app, { titre: `Coût ${i}`, niveaux: ['5e'], categories: [2] });
+    const statements: string[] = [];
+    const stop = onStatement((sql) => statements.push(sql));
+    try {
+      for (const withMetadata of [true, false]) {
+        for (const selection of [
+          {},
+          { set: 'niveau:5e', from: new Date('2000-01-01') },
+          { set: 'type:url' },
+        ]) {
+          statements.length = 0;
+          const page = await source.page({ ...selection, limit: 2, withMetadata });
+          expect(page.records).toHaveLength(2);
+          expect(statements, statements.join('\n')).toHaveLength(1);
+          // Headers are read from the entries alone.
+          expect(statements[0]!.includes('"Resource"')).toBe(withMetadata);
+        }
+      }
+      statements.length = 0;
+      expect(await source.count({ set: 'categorie:2' })).toBeGreaterThanOrEqual(3);
+      expect(statements).toHaveLength(1);
+      statements.length = 0;
+      await source.earliestDatestamp();
+      expect(statements).toHaveLength(1);
+    } finally {
+      stop();
+    }
+  });
+
+  it('give every record that exists throughout a harvest exactly once, whatever changes meanwhile', async () => {
+    const type = 'mental';
+    const oids: number[] = [];
+    for (let i = 0; i < 8; i++) oids.push(await createResource(app, { titre: `Clé ${i}`, type }));
+    const seen: number[] = [];
+    let afterOid: number | undefined;
+    let round = 0;
+    for (;;) {
+      const page = await source.page({ set: `type:${type}`, afterOid, limit: 3, withMetadata: true });
+      seen.push(...page.records.map((record) => record.header.oid));
+      if (!page.hasMore) break;
+      afterOid = page.records.at(-1)!.header.oid;
+      if (round++ === 0) {
+        // Updates before and after the cursor, a creation and a deletion ahead of it.
+        await post({ oid: oids[0], titre: 'Clé 0 changée' });
+        await post({ oid: oids[6], titre: 'Clé 6 changée' });
+        const removed = await app.client().delete(`/api/ressource/${oids[5]}`).set('X-ApiToken', API_TOKEN);
+        expect(removed.body.success).toBe(true);
+        oids.push(await createResource(app, { titre: 'Clé nouvelle', type }));
+      }
+    }
+    const ours = seen.filter((oid) => oids.includes(oid));
+    expect(new Set(ours).size).toBe(ours.length);
+    // The deleted one is met as a deleted record; the new one at the end.
+    expect(ours).toEqual(oids);
+  });
+
+  it('follow sets', async () => {
+    const em = await createResource(app, {
+      titre: 'Ensemble em',
+      type: 'em',
+      niveaux: ['2nde'],
+      categories: [9],
+    });
+    const url = await createResource(app, { titre: 'Ensemble url', niveaux: ['tle'], categories: [9] });
+    const oids = [em, url];
+    const of = async (set: string) => within(await harvest({ set }), oids).map((r) => r.header.oid);
+    expect(await of('type:em')).toEqual([em]);
+    expect(await of('niveau:tle')).toEqual([url]);
+    expect(await of('categorie:9')).toEqual([em, url]);
+    expect(await of('categorie:1')).toEqual([]);
+    expect((await source.sets()).map((set) => set.spec)).toEqual(
+      expect.arrayContaining(['type:em', 'niveau:6e', 'categorie:7']),
+    );
+  });
+
+  it('refuse bad arguments with typed errors', async () => {
+    const refused = async (run: () => Promise<unknown>) => {
+      const error = await run().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(HarvestSourceError);
+      return (error as HarvestSourceError).code;
+    };
+    const page = (request: Partial<Parameters<HarvestSource['page']>[0]>) => () =>
+      source.page({ limit: 10, withMetadata: false, ...request });
+    expect(await refused(page({ limit: 0 }))).toBe('INVALID_INPUT');
+    expect(await refused(page({ limit: 100_000 }))).toBe('INVALID_INPUT');
+    expect(await refused(page({ afterOid: -1 }))).toBe('INVALID_INPUT');
+    expect(await refused(page({ set: 'couleur:bleu' }))).toBe('INVALID_INPUT');
+    expect(await refused(page({ set: 'categorie:x' }))).toBe('INVALID_INPUT');
+    expect(await refused(page({ set: 'niveau:a|b' }))).toBe('INVALID_INPUT');
+    expect(await refused(page({ from: new Date('2020-01-02'), until: new Date('2020-01-01') }))).toBe(
+      'INVALID_INPUT',
+    );
+    expect(await refused(() => source.count({ set: 'type:' }))).toBe('INVALID_INPUT');
+  });
+});
+
+describe('other write paths', () => {
+  it('an import writes entries for what it exposes and deleted records for what it withdraws', async () => {
+    const folder = scratchDir('harvest-import');
+    const file = join(folder, 'export.jsonl');
+    const firstOid = 70_000;
+    await writeGeneratedExport(file, {
+      baseId: 'repo',
+      resources: 60,
+      persons: 4,
+      groups: 2,
+      firstOid,
+      prefix: 'hv',
+    });
+    const options = { baseId: 'repo', roleNames: ['admin', 'formateur', 'eleve'] };
+    await importFile(file, options);
+    const imported = await db.resource.findMany({
+      where: { oid: { gte: firstOid, lt: firstOid + 60 } },
+      select: { oid: true, publie: true, restriction: true, indexable: true, aliasOf: true },
+    });
+    const exposed = imported
+      .filter((r) => r.publie && r.restriction === 0 && r.indexable && r.aliasOf === null)
+      .map((r) => r.oid);
+    expect(exposed.length).toBeGreaterThan(5);
+    const records = within(
+      await harvest({}, false),
+      imported.map((r) => r.oid),
+    );
+    expect(records.map((r) => r.header.oid)).toEqual(exposed);
+
+    // The same export with one resource made private: the import withdraws it.
+    const withdrawn = exposed[0]!;
+    const lines = (await import('node:fs')).readFileSync(file, 'utf8').split('\n');
+    const changed = lines.map((line) => {
+      if (!line.includes(`"oid":${withdrawn},`)) return line;
+      const record = JSON.parse(line);
+      const resource = record.ressource ?? record;
+      Object.assign(resource, { restriction: 3, cle: `cle-moisson-${withdrawn}` });
+      return JSON.stringify(record);
+    });
+    (await import('node:fs')).writeFileSync(file, changed.join('\n'));
+    const before = second();
+    await importFile(file, options);
+    const record = (await source.record(withdrawn))!;
+    expect(record.header.deleted).toBe(true);
+    expect(record.header.datestamp.getTime()).toBeGreaterThanOrEqual(before.getTime());
+  });
+
+  it('an alias is not harvested until forked into a resource of its own', async () => {
+    const original = await createResource(app, { titre: 'Original', type: 'em' });
+    const alias = await createResource(app, { titre: 'Alias', type: 'em', aliasOf: `repo/${original}` });
+    expect(await source.record(alias)).toBeNull();
+    const fork = await app.client().get(`/api/forkAlias/${alias}`).set('X-ApiToken', API_TOKEN);
+    expect(fork.body.success, JSON.stringify(fork.body)).toBe(true);
+    const forked = await db.resource.findUniqueOrThrow({ where: { oid: alias } });
+    expect(forked).toMatchObject({ aliasOf: null, publie: true, restriction: 0 });
+    expect((await source.record(alias))!.header.deleted).toBe(false);
+  });
+});
+
+describe('the triggers', () => {
+  it('are all installed by the migrations', async () => {
+    const names =
+      provider === 'sqlite'
+        ? (
+            await db.$queryRawUnsafe<{ name: string }[]>(
+              `SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%harvest%'`,
+            )
+          ).map((row) => row.name)
+        : (
+            await db.$queryRawUnsafe<{ name: string }[]>(
+              `SELECT tgname::text AS name FROM pg_trigger WHERE tgname LIKE '%harvest%'`,
+            )
+          ).map((row) => row.name);
+    const expected = [
+      'Resource_harvest_insert',
+      'Resource_harvest_update',
+      'Resource_harvest_delete',
+      ...(provider === 'sqlite' ? ['Resource_harvest_withdraw'] : []),
+      ...[
+        'ResourceAuthor',
+        'ResourceContributor',
+        'ResourcePedagogicType',
+        'ResourceDocumentaryType',
+      ].flatMap((table) => ['insert', 'update', 'delete'].map((event) => `${table}_harvest_${event}`)),
+    ];
+    expect(names.sort()).toEqual(expected.sort());
+  });
+});
