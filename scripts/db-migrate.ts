@@ -10,7 +10,7 @@
  * (only its shadow databases are written to).
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -49,15 +49,46 @@ export async function pendingSql(
 }
 
 /**
+ * The triggers the SQLite history defines on each table, as their latest CREATE TRIGGER (one a
+ * later migration drops is left out): a table redefinition drops its table's triggers with it.
+ */
+export function historyTriggers(migrations: string = prismaPaths.sqlite.migrations): Map<string, string[]> {
+  const byName = new Map<string, { table: string; sql: string }>();
+  for (const folder of readdirSync(migrations)
+    .filter((name) => /^\d/.test(name))
+    .sort()) {
+    const text = readFileSync(join(migrations, folder, 'migration.sql'), 'utf8');
+    for (const [sql, name, table] of text.matchAll(
+      /CREATE TRIGGER "([^"]+)" (?:AFTER|BEFORE|INSTEAD OF) \w+(?: OF [^\n]*?)? ON "([^"]+)"[\s\S]*?\nEND;/g,
+    )) {
+      byName.set(name!, { table: table!, sql });
+    }
+    for (const [, name] of text.matchAll(/DROP TRIGGER (?:IF EXISTS )?"([^"]+)"/g)) byName.delete(name!);
+  }
+  const byTable = new Map<string, string[]>();
+  for (const { table, sql } of byName.values()) byTable.set(table, [...(byTable.get(table) ?? []), sql]);
+  return byTable;
+}
+
+/**
  * A SQLite migration as Prisma writes it, made to replay with the triggers of the history: a
  * table redefinition ends by renaming `new_X` to X, and SQLite then checks every trigger, failing
  * on those that name X (dropped a moment before: the list tags' triggers name Resource). With
  * `legacy_alter_table` the rename leaves triggers alone, and they name the new table once renamed.
  * The service's runner sets it on its connection too; Prisma's shadow database needs it here.
+ * Dropping X dropped the triggers on X (the harvest entries' on Resource): they are created again.
  */
-export function sqliteMigrationScript(sql: string): string {
+export function sqliteMigrationScript(
+  sql: string,
+  triggers: Map<string, string[]> = historyTriggers(),
+): string {
   if (!sql.includes('ALTER TABLE "new_')) return sql;
-  return `PRAGMA legacy_alter_table=ON;\n${sql}\nPRAGMA legacy_alter_table=OFF;`;
+  const redefined = [...sql.matchAll(/ALTER TABLE "new_([^"]+)" RENAME TO "\1"/g)].map(([, table]) => table!);
+  const again = redefined.flatMap((table) => triggers.get(table) ?? []);
+  const recreated = again.length
+    ? `\n\n-- The triggers on the tables redefined, dropped with them.\n${again.join('\n')}`
+    : '';
+  return `PRAGMA legacy_alter_table=ON;\n${sql}\nPRAGMA legacy_alter_table=OFF;${recreated}`;
 }
 
 async function main(): Promise<void> {

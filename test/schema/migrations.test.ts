@@ -140,6 +140,24 @@ describe('migrations', () => {
       expect(await pendingSql('sqlite', folder)).toContain('CREATE TABLE "new_Resource"');
     });
 
+    it('keeps the harvest entries as db:migration:new writes it: the triggers on Resource are created again', async () => {
+      const folder = historyWith(sqliteMigrationScript(redefinition));
+      const file = join(scratchDir('redefined'), 'repository.db');
+      await applyMigrations(`file:${file}`, undefined, folder);
+      const database = new Database(file);
+      try {
+        database.exec(
+          `INSERT INTO "Resource" ("oid", "origine", "idOrigine", "type", "publie") VALUES (1, 'a', '1', 'em', true)`,
+        );
+        database.exec(`UPDATE "Resource" SET "restriction" = 3 WHERE "oid" = 1`);
+        expect(database.prepare('SELECT "oid", "deleted" FROM "HarvestEntry"').all()).toEqual([
+          { oid: 1, deleted: 1 },
+        ]);
+      } finally {
+        database.close();
+      }
+    });
+
     it('replays in the service even as Prisma writes it, the triggers still at work', async () => {
       const folder = historyWith(redefinition);
       const file = join(scratchDir('redefined'), 'repository.db');
