@@ -386,6 +386,18 @@ describe('pages', () => {
     );
   });
 
+  it('take bounds at the ends of the dates GraphQL and the databases hold', async () => {
+    const oid = await createResource(app, { titre: 'Bornes extrêmes' });
+    const first = new Date('0001-01-01T00:00:00Z');
+    const last = new Date('9999-12-31T23:59:59Z');
+    expect(within(await harvest({ from: first, until: last }, false), [oid])).toHaveLength(1);
+    expect(within(await harvest({ from: last }, false), [oid])).toHaveLength(0);
+    expect(within(await harvest({ until: first }, false), [oid])).toHaveLength(0);
+    expect(await source.count({ from: last })).toBe(0);
+    const page = await source.page({ afterOid: 2_147_483_647, limit: 1000, withMetadata: true });
+    expect(page).toEqual({ records: [], hasMore: false });
+  });
+
   it('refuse bad arguments with typed errors', async () => {
     const refused = async (run: () => Promise<unknown>) => {
       const error = await run().then(
