@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_DATABASE_URL, providerOf, redact } from './db/database-url.ts';
+import { REPOSITORY_IDENTIFIER } from './oai/identifier.ts';
 import { PERMISSIONS, type Permission } from './permissions.ts';
 
 const baseUrl = z
@@ -215,6 +216,29 @@ export const configSchema = z
      * lets the heap reach several times its live size: docs/operations.md, "Memory".
      */
     heapGrowthPercent: z.number().int().min(0).max(400).default(100),
+    /**
+     * The OAI-PMH 2.0 data provider at `/oai` (src/oai/, docs/oai-pmh.md). Defaults resolved by
+     * src/oai/settings.ts: the repository identifier is the host of `baseUrl` when it is a domain
+     * name (else `repository.invalid`), the name is made from `baseId`, and without adminEmail
+     * Identify gives `admin@<repositoryIdentifier>` (`rrs config check` reports both in production).
+     */
+    oai: z
+      .object({
+        /** `oai:<repositoryIdentifier>:<oid>` identifiers: a domain name, every label starting with a letter. */
+        repositoryIdentifier: z
+          .string()
+          .regex(
+            REPOSITORY_IDENTIFIER,
+            'must be a domain name of two labels or more, each starting with a letter (oai-identifier), e.g. repo.example.org',
+          )
+          .optional(),
+        repositoryName: z.string().min(1).optional(),
+        /** Identify's adminEmail, one or more. */
+        adminEmail: z.array(z.email('must be an e-mail address, e.g. oai@example.org')).default([]),
+        pageSize: z.number().int().min(1).max(1000).default(100),
+        tokenLifetimeSeconds: z.number().int().min(60).default(86_400),
+      })
+      .prefault({}),
     /** Start-up and shutdown (src/server.ts). */
     lifecycle: z
       .object({
@@ -409,6 +433,27 @@ const ENVIRONMENT: EnvironmentSetting[] = [
     path: ['rateLimits', 'redisUrl'],
     secret: 'url',
     expected: 'a redis:// or rediss:// URL',
+  },
+  {
+    name: 'OAI_REPOSITORY_IDENTIFIER',
+    path: ['oai', 'repositoryIdentifier'],
+    expected: 'a domain name of two labels or more, each starting with a letter, e.g. repo.example.org',
+  },
+  {
+    name: 'OAI_ADMIN_EMAIL',
+    path: ['oai', 'adminEmail'],
+    expected: 'e-mail addresses separated by commas, e.g. oai@example.org',
+    read: (value) =>
+      value
+        .split(',')
+        .map((email) => email.trim())
+        .filter(Boolean),
+  },
+  {
+    name: 'OAI_PAGE_SIZE',
+    path: ['oai', 'pageSize'],
+    expected: 'a whole number of records per page, 1-1000',
+    read: Number,
   },
   {
     name: 'DEV_LOGIN',
