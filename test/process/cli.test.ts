@@ -348,7 +348,7 @@ describe('rrs config check', () => {
     expect(run.stdout).toMatch(/2 problems found\.\n$/);
   });
 
-  it('reports unreachable labs, a missing session secret in production and no usable token', async () => {
+  it('reports unreachable labs, a missing session secret and OAI-PMH contact in production and no usable token', async () => {
     const run = await rrs(['--json', 'config', 'check'], {
       settings: { ...config, labs: [{ baseId: 'gone', baseUrl: 'http://127.0.0.1:9/' }] },
       env: { NODE_ENV: 'production' },
@@ -364,6 +364,12 @@ describe('rrs config check', () => {
     });
     expect(bySubject[`peer ${peer.baseId}`]).toMatchObject({ ok: true });
     expect(bySubject.sessionSecret).toMatchObject({ ok: false });
+    // cli.test is a domain name, so only the OAI-PMH contact is missing.
+    expect(bySubject['oai.adminEmail']).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('OAI_ADMIN_EMAIL'),
+    });
+    expect(bySubject['oai.repositoryIdentifier']).toBeUndefined();
   });
 
   it('notes the development login, and whether it answers other machines', async () => {

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_ROLES, loadConfig, parseConfig } from '../../src/config.ts';
+import { oaiSettings } from '../../src/oai/settings.ts';
 import { scratchDir } from '../support/scratch.ts';
 
 const minimal = { baseId: 'repo', baseUrl: 'http://repo.test/', listeMax: 1000 };
@@ -143,6 +144,80 @@ describe('heap growth', () => {
   });
 });
 
+describe('OAI-PMH', () => {
+  const secret = 'a-service-secret-0123456789';
+
+  it('derives the repository identifier from the host of baseUrl, the name from baseId, a contact from both', () => {
+    const config = parseConfig({ ...minimal, baseUrl: 'https://ressources.example.org:8443/depot/' });
+    expect(config.oai).toEqual({ adminEmail: [], pageSize: 100, tokenLifetimeSeconds: 86_400 });
+    expect(oaiSettings(config, secret)).toEqual({
+      baseUrl: 'https://ressources.example.org:8443/depot/oai',
+      repositoryIdentifier: 'ressources.example.org',
+      repositoryName: 'Resource Repository Service (repo)',
+      adminEmails: ['admin@ressources.example.org'],
+      pageSize: 100,
+      tokenLifetimeSeconds: 86_400,
+      secret,
+    });
+  });
+
+  it('falls back to repository.invalid where the host is no domain name (localhost, an IP address)', () => {
+    for (const baseUrl of ['http://localhost:3000/', 'http://127.0.0.1/', 'http://[::1]/']) {
+      expect(oaiSettings(parseConfig({ ...minimal, baseUrl }), secret).repositoryIdentifier).toBe(
+        'repository.invalid',
+      );
+    }
+  });
+
+  it('takes what is configured, from the file or the environment', () => {
+    const file = configFile({
+      ...minimal,
+      oai: {
+        repositoryIdentifier: 'file.example.org',
+        repositoryName: 'Dépôt',
+        adminEmail: ['a@file.example'],
+      },
+    });
+    const fromFile = oaiSettings(loadConfig({ CONFIG_FILE: file }), secret);
+    expect(fromFile).toMatchObject({
+      repositoryIdentifier: 'file.example.org',
+      repositoryName: 'Dépôt',
+      adminEmails: ['a@file.example'],
+    });
+    const fromEnvironment = loadConfig({
+      CONFIG_FILE: file,
+      OAI_REPOSITORY_IDENTIFIER: 'env.example.org',
+      OAI_ADMIN_EMAIL: 'one@env.example, two@env.example',
+      OAI_PAGE_SIZE: '250',
+    });
+    expect(fromEnvironment.oai).toMatchObject({
+      repositoryIdentifier: 'env.example.org',
+      repositoryName: 'Dépôt',
+      adminEmail: ['one@env.example', 'two@env.example'],
+      pageSize: 250,
+    });
+  });
+
+  it('refuses a repository identifier outside the oai-identifier grammar, a bad address, a page too large', () => {
+    for (const repositoryIdentifier of [
+      'localhost',
+      '1repo.example',
+      'repo.example.',
+      'repo_x.example',
+      'a..b',
+    ]) {
+      expect(() => parseConfig({ ...minimal, oai: { repositoryIdentifier } })).toThrow(
+        /oai\.repositoryIdentifier: must be a domain name/,
+      );
+    }
+    expect(() => parseConfig({ ...minimal, oai: { adminEmail: ['nobody'] } })).toThrow(/oai\.adminEmail\.0/);
+    expect(() => parseConfig({ ...minimal, oai: { pageSize: 1001 } })).toThrow(/oai\.pageSize/);
+    expect(() => parseConfig({ ...minimal, oai: { tokenLifetimeSeconds: 10 } })).toThrow(
+      /oai\.tokenLifetimeSeconds/,
+    );
+  });
+});
+
 describe('loadConfig', () => {
   it('reads config/default.json by default, which is complete', () => {
     const config = loadConfig({});
@@ -252,6 +327,24 @@ const WRONG_ENVIRONMENT: { name: string; value: string; expected: RegExp; secret
       value: 'http://cache:6379',
       expected: /REDIS_URL=http:\/\/cache:6379: expected a redis:\/\/ or rediss:\/\/ URL/,
       path: 'rateLimits.redisUrl',
+    },
+    {
+      name: 'OAI_REPOSITORY_IDENTIFIER',
+      value: 'localhost',
+      expected: /OAI_REPOSITORY_IDENTIFIER=localhost: expected a domain name of two labels or more/,
+      path: 'oai.repositoryIdentifier',
+    },
+    {
+      name: 'OAI_ADMIN_EMAIL',
+      value: 'oai@repo.example,nobody',
+      expected: /OAI_ADMIN_EMAIL=oai@repo\.example,nobody: expected e-mail addresses separated by commas/,
+      path: 'oai.adminEmail',
+    },
+    {
+      name: 'OAI_PAGE_SIZE',
+      value: '0',
+      expected: /OAI_PAGE_SIZE=0: expected a whole number of records per page, 1-1000/,
+      path: 'oai.pageSize',
     },
     {
       name: 'DEV_LOGIN',

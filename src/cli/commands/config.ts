@@ -11,6 +11,7 @@ import { isUncreatedSqliteFile, redact } from '../../db/database-url.ts';
 import { pendingMigrations } from '../../db/migration-status.ts';
 import { waitForDatabase } from '../../db/wait.ts';
 import { createLogger } from '../../logging/logger.ts';
+import { derivedRepositoryIdentifier, FALLBACK_REPOSITORY_IDENTIFIER } from '../../oai/identifier.ts';
 import { EXIT, output } from '../context.ts';
 
 export interface Check {
@@ -120,6 +121,28 @@ export async function checkConfiguration(env: NodeJS.ProcessEnv = process.env): 
       problem(
         'sessionSecret',
         'missing in production: set sessionSecret (or SESSION_SECRET), or every instance depends on the one stored in the database',
+      ),
+    );
+  }
+  // Harvesters keep identifiers and write to the contact: defaults that stand in for neither are
+  // fine on a developer's machine, not in production (the start does not refuse them: src/oai/settings.ts).
+  if (production && config.oai.adminEmail.length === 0) {
+    checks.push(
+      problem(
+        'oai.adminEmail',
+        'missing in production: set oai.adminEmail (or OAI_ADMIN_EMAIL), the contact OAI-PMH harvesters see; Identify otherwise gives admin@<repositoryIdentifier>',
+      ),
+    );
+  }
+  if (
+    production &&
+    derivedRepositoryIdentifier(config.baseUrl) === FALLBACK_REPOSITORY_IDENTIFIER &&
+    !config.oai.repositoryIdentifier
+  ) {
+    checks.push(
+      problem(
+        'oai.repositoryIdentifier',
+        `missing in production: the host of baseUrl is no domain name, so OAI-PMH identifiers would be oai:${FALLBACK_REPOSITORY_IDENTIFIER}:<oid>; set oai.repositoryIdentifier (or OAI_REPOSITORY_IDENTIFIER)`,
       ),
     );
   }
