@@ -13,21 +13,29 @@ import { escapeXml } from '../../src/oai/xml.ts';
 import { MemoryHarvestSource, type MemoryRecord } from '../support/memory-harvest-source.ts';
 import { at, child, childrenNamed, parseXml, type XmlElement } from '../support/xml-tree.ts';
 
+/** Dublin Core of a few elements: what the protocol requires of every item, in its schema's form. */
+const dublinCore = (elements: string) =>
+  '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/" ' +
+  'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">' +
+  `${elements}</oai_dc:dc>`;
 const oaiDc: MetadataFormat = {
   metadataPrefix: 'oai_dc',
   schema: 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd',
   metadataNamespace: 'http://www.openarchives.org/OAI/2.0/oai_dc/',
   render: (resource: HarvestResource) =>
-    '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/" ' +
-    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">' +
-    `<dc:title>${escapeXml(resource.titre)}</dc:title><dc:identifier>${escapeXml(resource.publicUrl)}</dc:identifier></oai_dc:dc>`,
+    dublinCore(
+      `<dc:title>${escapeXml(resource.titre)}</dc:title><dc:identifier>${escapeXml(resource.publicUrl)}</dc:identifier>`,
+    ),
 };
-/** A second format, so that a format's own rendering is seen to be used. */
+/**
+ * A second format, so that a format's own rendering is seen to be used: the title alone, in the
+ * same schema (every response stays valid against the OAI-PMH and oai_dc schemas).
+ */
 const titleOnly: MetadataFormat = {
   metadataPrefix: 'title_only',
-  schema: 'http://repo.test/title-only.xsd',
-  metadataNamespace: 'urn:test:title-only',
-  render: (resource) => `<title xmlns="urn:test:title-only">${escapeXml(resource.titre)}</title>`,
+  schema: 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd',
+  metadataNamespace: 'http://www.openarchives.org/OAI/2.0/oai_dc/',
+  render: (resource) => dublinCore(`<dc:title>${escapeXml(resource.titre)}</dc:title>`),
 };
 const FORMATS = [oaiDc, titleOnly];
 
@@ -406,10 +414,10 @@ describe('ListIdentifiers and ListRecords', () => {
       'type:url',
       'niveau:5e',
     ]);
-    const title = at(record, 'metadata', 'title');
-    expect(title.attributes.xmlns).toBe('urn:test:title-only');
+    const dc = at(record, 'metadata', 'oai_dc:dc');
+    expect(dc.children.map((element) => element.name)).toEqual(['dc:title']);
     // Escaped by the format, the character XML cannot carry dropped.
-    expect(title.text).toBe('Fractions & <décimaux> "x" fin');
+    expect(child(dc, 'dc:title').text).toBe('Fractions & <décimaux> "x" fin');
     expect(source.calls.find((call) => call.method === 'page')?.argument).toMatchObject({
       withMetadata: true,
     });
@@ -629,14 +637,14 @@ describe('badResumptionToken', () => {
 
 describe('GetRecord', () => {
   it('gives the record in the format asked', async () => {
-    for (const [prefix, element] of [
-      ['oai_dc', 'oai_dc:dc'],
-      ['title_only', 'title'],
+    for (const [prefix, elements] of [
+      ['oai_dc', ['dc:title', 'dc:identifier']],
+      ['title_only', ['dc:title']],
     ] as const) {
       const answer = await get(`verb=GetRecord&identifier=oai%3Arepo.test%3A5&metadataPrefix=${prefix}`);
       const record = at(answer.root, 'GetRecord', 'record');
       expect(at(record, 'header', 'identifier').text).toBe('oai:repo.test:5');
-      expect(child(record, 'metadata').children.map((e) => e.name)).toEqual([element]);
+      expect(at(record, 'metadata', 'oai_dc:dc').children.map((e) => e.name)).toEqual(elements);
     }
     const dc = at(
       (await get('verb=GetRecord&identifier=oai%3Arepo.test%3A1&metadataPrefix=oai_dc')).root,
@@ -697,8 +705,8 @@ describe('ListMetadataFormats', () => {
     },
     {
       metadataPrefix: 'title_only',
-      schema: 'http://repo.test/title-only.xsd',
-      metadataNamespace: 'urn:test:title-only',
+      schema: 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd',
+      metadataNamespace: 'http://www.openarchives.org/OAI/2.0/oai_dc/',
     },
   ];
 
