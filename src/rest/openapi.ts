@@ -21,6 +21,7 @@ import {
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { errorTypeCodes } from '../graphql/errors.ts';
 import { componentSchemas, ref } from './api-schemas.ts';
+import { oaiPathItem } from './openapi-oai.ts';
 import type { Configured, JsonSchema, LegacyRoute, OperationRoute, ParameterDoc } from './route-table.ts';
 
 export interface OpenApiOptions {
@@ -33,6 +34,11 @@ export interface OpenApiOptions {
   version: string;
   /** BaseIds the configuration knows: of the repositories (this one, then its peers), of the peers. */
   configured: Record<Configured, readonly string[]>;
+  /**
+   * The OAI-PMH data provider, when `/oai` is served (src/oai/router.ts): documented then only, with
+   * the repository identifier of its examples.
+   */
+  oai?: { repositoryIdentifier: string };
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -380,16 +386,20 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     const key = path.replace(/:(\w+)/g, (_match, own: string) => `{${shared?.[index++]?.name ?? own}}`);
     paths[key] = { ...paths[key], [route.method]: operationObject(route, path, tag, options, shared) };
   }
+  if (options.oai) paths['/oai'] = oaiPathItem(options.oai.repositoryIdentifier);
   return {
     openapi: '3.1.0',
     info: {
       title: 'Resource Repository Service — legacy REST API',
       version: options.version,
-      description:
-        'The legacy `/api` routes (docs/api.md; compatibility decisions in docs/compatibility.md). Each route runs one named GraphQL operation of the gateway at /graphql, which holds every rule: successes are `{success: true, …}`, failures `{success: false, error}` with the status of the error. Generated from the route table (src/rest/routes/).',
+      description: `The legacy \`/api\` routes (docs/api.md; compatibility decisions in docs/compatibility.md). Each route runs one named GraphQL operation of the gateway at /graphql, which holds every rule: successes are \`{success: true, …}\`, failures \`{success: false, error}\` with the status of the error. Generated from the route table (src/rest/routes/).${
+        options.oai
+          ? ' Beside them, `/oai`: the OAI-PMH 2.0 data provider, answering XML (docs/oai-pmh.md).'
+          : ''
+      }`,
     },
     servers: [{ url: new URL(options.baseUrl).pathname.replace(/\/$/, '') || '/' }],
-    tags: Object.keys(options.domains).map((name) => ({ name })),
+    tags: [...Object.keys(options.domains), ...(options.oai ? ['OAI-PMH'] : [])].map((name) => ({ name })),
     paths,
     components: {
       schemas: componentSchemas,

@@ -3,7 +3,9 @@
  * without touching this file): no two paths an OpenAPI tool would take for one template; the
  * security of each operation is what the service asks of an anonymous caller; what the document
  * allows is not refused with 400, and each rule it states (required parameters, patterns, lengths,
- * JSON-content parameters, required body properties) is refused with 400.
+ * JSON-content parameters, required body properties) is refused with 400. An OAI-PMH operation
+ * (answers in `text/xml`) reports protocol errors as the protocol requires, in an HTTP 200 answer:
+ * what its document allows answers without an error, and a rule broken is its badVerb or badArgument.
  */
 import type { Test } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +37,7 @@ interface Operation {
   operationId: string;
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
-  responses: Record<string, unknown>;
+  responses: Record<string, { content?: Record<string, unknown> }>;
   security?: Record<string, string[]>[];
 }
 type Method = 'get' | 'post' | 'delete';
@@ -101,21 +103,35 @@ function allowed(parameter: Parameter): string {
   return typeof value === 'string' && !parameter.content ? value : JSON.stringify(value);
 }
 
+/** The schema of the request body: JSON, else a form (OAI-PMH takes forms only). */
+const bodySchemaOf = (operation: Operation) =>
+  operation.requestBody?.content['application/json']?.schema ??
+  operation.requestBody?.content['application/x-www-form-urlencoded']?.schema;
+
 /** A body the request body's schema allows. */
 function allowedBody(operation: Operation): unknown {
-  const schema = operation.requestBody?.content['application/json']?.schema;
+  const schema = bodySchemaOf(operation);
   return schema && allowedValue(schema, 'body');
 }
+
+/** An OAI-PMH operation: its success is XML, and its protocol errors are HTTP 200 answers. */
+const isOaiPmh = (operation: Operation) => operation.responses['200']?.content?.['text/xml'] !== undefined;
+
+/** The error elements of an OAI-PMH answer, by code. */
+const oaiErrors = (text: string) => [...text.matchAll(/<error code="(\w+)">/g)].map((match) => match[1]);
 
 interface Call {
   path: Record<string, string>;
   query: Record<string, string>;
   body?: unknown;
+  /** Sent as application/x-www-form-urlencoded rather than JSON. */
+  form?: boolean;
 }
 
 /** The request the document allows with only what it requires (`all`: every documented parameter). */
 function allowedCall(operation: Operation, all = false): Call {
-  const call: Call = { path: {}, query: {}, body: allowedBody(operation) };
+  const form = !operation.requestBody?.content['application/json'] && operation.requestBody !== undefined;
+  const call: Call = { path: {}, query: {}, body: allowedBody(operation), ...(form ? { form } : {}) };
   for (const parameter of operation.parameters ?? []) {
     if (parameter.in === 'path') call.path[parameter.name] = allowed(parameter);
     else if (parameter.required || all) call.query[parameter.name] = allowed(parameter);
@@ -132,7 +148,11 @@ function send(
   const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(call.path[name] ?? ''));
   const query = new URLSearchParams(call.query).toString();
   const request = client[method](query ? `${url}?${query}` : url);
-  return call.body === undefined ? request : request.send(call.body as object);
+  if (call.body === undefined) return request;
+  if (call.form) {
+    return request.type('form').send(new URLSearchParams(call.body as Record<string, string>).toString());
+  }
+  return request.send(call.body as object);
 }
 
 /** No requirement (`security: []`), or an empty one among them: callable without credentials. */
@@ -187,12 +207,16 @@ describe('input', () => {
     const wrong: string[] = [];
     for (const { path, method, operation, where } of operations()) {
       for (const all of [false, true]) {
+        // OAI-PMH arguments depend on the verb: every one at once is a badArgument, as the document says.
+        if (all && isOaiPmh(operation)) continue;
         const response = await send(await caller(operation), method, path, allowedCall(operation, all));
         // A configuration check's verdict (`errors`, documented apart) is an answer, not a refusal.
         if (response.status === 400 && !Array.isArray(response.body.errors))
           wrong.push(
             `${where} (${all ? 'every parameter' : 'required only'}): 400 ${JSON.stringify(response.body)}`,
           );
+        if (isOaiPmh(operation) && (response.status !== 200 || oaiErrors(response.text).length > 0))
+          wrong.push(`${where} (required only): ${response.status} ${response.text}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -244,7 +268,7 @@ function violations(operation: Operation): Array<{ rule: string; call: Call }> {
         });
     }
   }
-  const body = operation.requestBody?.content['application/json']?.schema;
+  const body = bodySchemaOf(operation);
   for (const name of body?.required ?? []) {
     const call = base();
     const { [name]: _left, ...rest } = call.body as Record<string, unknown>;
@@ -304,17 +328,26 @@ describe('rules', () => {
       const cases = violations(operation);
       if (cases.length === 0) continue;
       const client = await caller(operation);
-      // A rule on a parameter shows only where the request would otherwise succeed.
+      const oaiPmh = isOaiPmh(operation);
+      // A rule on a parameter shows only where the request would otherwise succeed (OAI-PMH: with
+      // the required arguments only, since the others depend on the verb).
       const baseline = await send(
         client,
         method,
         path,
-        await withFixtures(path, method, allowedCall(operation, true)),
+        await withFixtures(path, method, allowedCall(operation, !oaiPmh)),
       );
       if (baseline.status >= 300 || baseline.text.includes('"Erreur :')) continue;
+      if (oaiPmh && oaiErrors(baseline.text).length > 0) continue;
       for (const { rule, call } of cases) {
         count += 1;
         const response = await send(client, method, path, await withFixtures(path, method, call));
+        if (oaiPmh) {
+          const codes = oaiErrors(response.text);
+          if (response.status !== 200 || !codes.some((code) => code === 'badVerb' || code === 'badArgument'))
+            wrong.push(`${where} (${rule}): ${response.status} ${response.text}`);
+          continue;
+        }
         const success = operation.responses[String(response.status)] as
           | { headers?: Record<string, unknown> }
           | undefined;
