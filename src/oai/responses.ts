@@ -46,6 +46,7 @@ export interface IdentifyFields {
   baseUrl: string;
   adminEmails: readonly string[];
   earliestDatestamp: Date;
+  compression: readonly string[];
   repositoryIdentifier: string;
   sampleOid: number;
 }
@@ -61,6 +62,7 @@ export function identifyXml(fields: IdentifyFields): string {
     element('earliestDatestamp', formatDatestamp(fields.earliestDatestamp)),
     '<deletedRecord>persistent</deletedRecord>',
     '<granularity>YYYY-MM-DDThh:mm:ssZ</granularity>',
+    ...fields.compression.map((encoding) => element('compression', encoding)),
     '<description>',
     `<oai-identifier xmlns="${ns}" xmlns:xsi="${XSI}" xsi:schemaLocation="${ns} http://www.openarchives.org/OAI/2.0/oai-identifier.xsd">`,
     '<scheme>oai</scheme>',

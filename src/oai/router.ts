@@ -189,6 +189,7 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
             baseUrl: settings.baseUrl,
             adminEmails: settings.adminEmails,
             earliestDatestamp: (await source.earliestDatestamp()) ?? new Date(0),
+            compression: settings.compression ?? [],
             repositoryIdentifier,
             sampleOid: 1,
           }),

@@ -11,6 +11,11 @@ export interface OaiSettings {
   adminEmails: readonly string[];
   /** Records (or headers) per page of ListRecords and ListIdentifiers. */
   pageSize: number;
+  /**
+   * The content encodings Identify announces (§3.1.3), besides identity: those the HTTP layer
+   * applies when a harvester accepts them. None by default.
+   */
+  compression?: readonly string[];
   /** How long a resumption token stays valid. */
   tokenLifetimeSeconds: number;
   /** The service secret; resumption tokens are signed with a key derived from it for them alone. */
@@ -32,6 +37,8 @@ export function oaiSettings(config: Config, secret: string): OaiSettings {
     repositoryName: config.oai.repositoryName ?? `Resource Repository Service (${config.baseId})`,
     adminEmails: config.oai.adminEmail.length > 0 ? config.oai.adminEmail : [`admin@${repositoryIdentifier}`],
     pageSize: config.oai.pageSize,
+    // What src/http/compression.ts (before every route in src/app.ts) encodes an answer with.
+    compression: ['gzip', 'deflate'],
     tokenLifetimeSeconds: config.oai.tokenLifetimeSeconds,
     secret,
   };

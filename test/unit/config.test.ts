@@ -156,6 +156,7 @@ describe('OAI-PMH', () => {
       repositoryName: 'Resource Repository Service (repo)',
       adminEmails: ['admin@ressources.example.org'],
       pageSize: 100,
+      compression: ['gzip', 'deflate'],
       tokenLifetimeSeconds: 86_400,
       secret,
     });

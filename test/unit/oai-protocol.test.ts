@@ -47,6 +47,7 @@ const SETTINGS: OaiSettings = {
   repositoryName: 'Dépôt <test> & "co"',
   adminEmails: ['oai@repo.test', 'second@repo.test'],
   pageSize: 3,
+  compression: ['gzip', 'deflate'],
   tokenLifetimeSeconds: 3600,
   secret: 'test-oai-secret-0123456789',
   now: () => now,
@@ -201,6 +202,8 @@ describe('Identify', () => {
       'earliestDatestamp',
       'deletedRecord',
       'granularity',
+      'compression',
+      'compression',
       'description',
     ]);
     expect(child(identify, 'repositoryName').text).toBe('Dépôt <test> & "co"');
@@ -214,6 +217,10 @@ describe('Identify', () => {
     expect(child(identify, 'earliestDatestamp').text).toBe('2026-01-10T08:00:00Z');
     expect(child(identify, 'deletedRecord').text).toBe('persistent');
     expect(child(identify, 'granularity').text).toBe('YYYY-MM-DDThh:mm:ssZ');
+    expect(childrenNamed(identify, 'compression').map((encoding) => encoding.text)).toEqual([
+      'gzip',
+      'deflate',
+    ]);
     const description = at(identify, 'description', 'oai-identifier');
     expect(description.attributes.xmlns).toBe('http://www.openarchives.org/OAI/2.0/oai-identifier');
     expect(Object.fromEntries(description.children.map((element) => [element.name, element.text]))).toEqual({
@@ -222,6 +229,11 @@ describe('Identify', () => {
       delimiter: ':',
       sampleIdentifier: 'oai:repo.test:1',
     });
+  });
+
+  it('announces no compression unless configured', async () => {
+    const identify = at((await get('verb=Identify', appOver(source, { compression: [] }))).root, 'Identify');
+    expect(childrenNamed(identify, 'compression')).toEqual([]);
   });
 
   it('gives the Unix epoch as the earliest datestamp of an empty repository', async () => {
@@ -289,6 +301,7 @@ describe('badArgument', () => {
   it.each([
     '2026-13-01',
     '2026-02-30',
+    '2026-02-29',
     '2026-1-5',
     '26-01-05',
     '2026-01-05T10:00:00',
@@ -377,6 +390,13 @@ describe('from and until', () => {
 
   it('the same day as from and until is that whole day', async () => {
     expect(await harvest('from=2026-01-15&until=2026-01-15')).toEqual(['oai:repo.test:2']);
+  });
+
+  it('a leap day is a date (2026-02-29 is not, above): valid, it selects what it holds', async () => {
+    expect(await harvest('from=2024-02-29&until=2024-02-29')).toEqual(['noRecordsMatch']);
+    expect(await harvest('from=2024-02-29T00:00:00Z&until=2026-01-10T08:00:00Z')).toEqual([
+      'oai:repo.test:1',
+    ]);
   });
 
   it('seconds are inclusive at both ends', async () => {
@@ -558,6 +578,18 @@ describe('flow control', () => {
     source.put({ oid: 7, datestamp: new Date('2026-11-27T09:00:00Z'), setSpecs: ['type:j3p'] });
     const answer = await get(`verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token)}`);
     expect(codesOf(answer)).toEqual(['noRecordsMatch']);
+  });
+
+  it('answers a token again with the same page (§3.5.1: idempotent while nothing changes)', async () => {
+    const token = at(
+      (await get('verb=ListRecords&metadataPrefix=oai_dc')).root,
+      'ListRecords',
+      'resumptionToken',
+    ).text;
+    const once = await get(`verb=ListRecords&resumptionToken=${token}`);
+    const again = await get(`verb=ListRecords&resumptionToken=${token}`);
+    expect(codesOf(once)).toEqual([]);
+    expect(again.text).toBe(once.text);
   });
 
   it('honours the configured page size', async () => {
