@@ -248,7 +248,8 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
     }
   }
 
-  async function answer(pairs: [string, string][], res: Response, status = 200): Promise<void> {
+  /** Every OAI-PMH answer, errors included, is HTTP 200 (§3.1.2.1, §3.6). */
+  async function answer(pairs: [string, string][], res: Response): Promise<void> {
     const now = clock();
     const parsed = parseArguments(pairs);
     const outcome: Outcome =
@@ -256,7 +257,7 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
     const echo = 'errors' in outcome && !echoesArguments(outcome.errors) ? [] : parsed.echo;
     const body = 'body' in outcome ? outcome.body : errorsXml(outcome.errors);
     res
-      .status(status)
+      .status(200)
       .type(CONTENT_TYPE)
       .send(envelope({ responseDate: now, baseUrl: settings.baseUrl, echo }, body));
   }
