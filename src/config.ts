@@ -7,8 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_DATABASE_URL, providerOf, redact } from './db/database-url.ts';
-import { REPOSITORY_IDENTIFIER } from './oai/identifier.ts';
 import { PERMISSIONS, type Permission } from './permissions.ts';
+
+/**
+ * An OAI-PMH repository identifier (the oai-identifier guidelines, and the pattern of
+ * oai-identifier.xsd): a domain name of two labels or more, each starting with a letter. Here
+ * rather than in src/oai/, which reads the configuration: the layers import downwards only.
+ */
+export const REPOSITORY_IDENTIFIER = /^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/;
 
 const baseUrl = z
   .string()

@@ -1,9 +1,12 @@
 /**
  * Item identifiers of the `oai` scheme (the oai-identifier guidelines, OAI-PMH 2.0 implementation
  * guidelines): `oai:<repositoryIdentifier>:<oid>`, the repository identifier a domain name whose
- * every label starts with a letter, and at least two labels (the pattern of oai-identifier.xsd).
+ * every label starts with a letter, and at least two labels (REPOSITORY_IDENTIFIER, in src/config.ts
+ * which checks a configured one).
  */
-export const REPOSITORY_IDENTIFIER = /^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/;
+import { REPOSITORY_IDENTIFIER } from '../config.ts';
+
+export { REPOSITORY_IDENTIFIER };
 
 /** Where no identifier can be derived from `baseUrl`: a name that says it is none (RFC 2606 `.invalid`). */
 export const FALLBACK_REPOSITORY_IDENTIFIER = 'repository.invalid';
