@@ -846,6 +846,13 @@ describe('HTTP', () => {
     expect(codesOf(await respond(response))).toEqual(['badArgument']);
   });
 
+  it('HEAD answers as GET does, without the body', async () => {
+    const response = await request(appOver()).head('/oai?verb=Identify');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/xml; charset=utf-8');
+    expect(response.text ?? '').toBe('');
+  });
+
   it('other methods are refused with 405 and the methods allowed', async () => {
     const response = await request(appOver()).put('/oai?verb=Identify');
     expect(response.status).toBe(405);
