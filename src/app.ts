@@ -30,7 +30,10 @@ import { refuseHostileInput } from './http/request-hygiene.ts';
 import { allowCrossOriginReads, securityHeaders } from './http/security-headers.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { logRequests } from './logging/request-log.ts';
-import { loadHarvestOperations } from './oai/graphql-source.ts';
+import { metadataFormats } from './oai/formats/index.ts';
+import { createGraphQLHarvestSource, loadHarvestOperations } from './oai/graphql-source.ts';
+import { createOaiRouter, OAI_PATH } from './oai/router.ts';
+import { oaiSettings } from './oai/settings.ts';
 import { createMetrics, metricsHandler, observeRequests } from './observability/metrics.ts';
 import { apiDocsRouter } from './rest/api-docs.ts';
 import { createOperationRunner, type OperationRunner } from './rest/execute.ts';
@@ -122,6 +125,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
 
   const sessionStore = createSessionStore(config);
+  const secret = await resolveSessionSecret(config);
+  const harvest = oaiSettings(config, secret);
 
   const app = express();
   app.disable('x-powered-by');
@@ -179,8 +184,28 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
           repositories: [config.baseId, ...config.peers.map((peer) => peer.baseId)],
           peers: config.peers.map((peer) => peer.baseId),
         },
+        oai: { repositoryIdentifier: harvest.repositoryIdentifier },
       }),
     ),
+  );
+
+  // The OAI-PMH data provider (docs/oai-pmh.md): public XML for harvesters, the same for every
+  // caller, so no session, no credentials and any origin. Each request's source runs the harvest
+  // operations in that request's server context, as REST does: the gateway decides what is exposed.
+  app.use(OAI_PATH, (_req, res, next) => {
+    allowCrossOriginReads(res);
+    next();
+  });
+  app.use(
+    createOaiRouter({
+      source: (req, res) =>
+        createGraphQLHarvestSource((name, variables) => runHarvestOperation(name, variables, { req, res }), {
+          baseUrl: config.baseUrl,
+          baseId: config.baseId,
+        }),
+      formats: metadataFormats({ repositoryIdentifier: harvest.repositoryIdentifier }),
+      settings: harvest,
+    }),
   );
   if (services.metrics) app.get('/metrics', metricsHandler(services.metrics, config.metrics));
 
@@ -204,7 +229,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.use(served, refuseHostileInput(config.input));
   const sessions = session({
     name: config.session.cookieName,
-    secret: await resolveSessionSecret(config),
+    secret,
     store: sessionStore,
     resave: false,
     saveUninitialized: false,

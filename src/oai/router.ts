@@ -37,7 +37,11 @@ import { type ListVerb, ResumptionTokens, type TokenState } from './resumption-t
 import type { OaiSettings } from './settings.ts';
 
 export interface OaiRouterOptions {
-  source: HarvestSource;
+  /**
+   * The records, or what gives them for one request (the service's source runs GraphQL operations
+   * in the request's own server context, as REST does).
+   */
+  source: HarvestSource | ((req: Request, res: Response) => HarvestSource);
   formats: readonly MetadataFormat[];
   settings: OaiSettings;
 }
@@ -78,14 +82,20 @@ function checkOptions({ formats, settings }: OaiRouterOptions): void {
 
 export function createOaiRouter(options: OaiRouterOptions): Router {
   checkOptions(options);
-  const { source, settings } = options;
+  const { settings } = options;
+  const sourceOf = (req: Request, res: Response): HarvestSource =>
+    typeof options.source === 'function' ? options.source(req, res) : options.source;
   const formats = new Map(options.formats.map((format) => [format.metadataPrefix, format]));
   const tokens = new ResumptionTokens(settings.secret);
   const clock = settings.now ?? (() => new Date());
   const lifetimeMs = settings.tokenLifetimeSeconds * 1000;
   const { repositoryIdentifier } = settings;
 
-  async function list(request: Extract<OaiRequest, { verb: ListVerb }>, now: Date): Promise<Outcome> {
+  async function list(
+    source: HarvestSource,
+    request: Extract<OaiRequest, { verb: ListVerb }>,
+    now: Date,
+  ): Promise<Outcome> {
     let state: Omit<TokenState, 'expires'>;
     let selection: Selection;
     let resumed = false;
@@ -180,7 +190,7 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
     return { body: `<${request.verb}>${items.join('')}${token}</${request.verb}>` };
   }
 
-  async function execute(request: OaiRequest, now: Date): Promise<Outcome> {
+  async function execute(source: HarvestSource, request: OaiRequest, now: Date): Promise<Outcome> {
     switch (request.verb) {
       case 'Identify':
         return {
@@ -244,16 +254,16 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
         return { body: `<GetRecord>${recordXml(repositoryIdentifier, record, format)}</GetRecord>` };
       }
       default:
-        return list(request, now);
+        return list(source, request, now);
     }
   }
 
   /** Every OAI-PMH answer, errors included, is HTTP 200 (§3.1.2.1, §3.6). */
-  async function answer(pairs: [string, string][], res: Response): Promise<void> {
+  async function answer(source: HarvestSource, pairs: [string, string][], res: Response): Promise<void> {
     const now = clock();
     const parsed = parseArguments(pairs);
     const outcome: Outcome =
-      'errors' in parsed ? { errors: parsed.errors } : await execute(parsed.request, now);
+      'errors' in parsed ? { errors: parsed.errors } : await execute(source, parsed.request, now);
     const echo = 'errors' in outcome && !echoesArguments(outcome.errors) ? [] : parsed.echo;
     const body = 'body' in outcome ? outcome.body : errorsXml(outcome.errors);
     res
@@ -283,7 +293,7 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
   router
     .route(OAI_PATH)
     .get(async (req, res) => {
-      await answer(pairsOf(queryOf(req)), res);
+      await answer(sourceOf(req, res), pairsOf(queryOf(req)), res);
     })
     .post(
       (req, res, next) => {
@@ -295,7 +305,7 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
       async (req, res) => {
         // Arguments of the query string count too: a value given in both is a repeated argument.
         const body = typeof req.body === 'string' ? req.body : '';
-        await answer([...pairsOf(queryOf(req)), ...pairsOf(body)], res);
+        await answer(sourceOf(req, res), [...pairsOf(queryOf(req)), ...pairsOf(body)], res);
       },
     )
     .all((_req, res) => {

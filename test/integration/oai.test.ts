@@ -1,0 +1,205 @@
+/**
+ * The OAI-PMH data provider as a harvester meets it (issue 26): `/oai` on the service, over the
+ * GraphQL harvest source and the database's harvest entries, every answer validated against the
+ * OAI-PMH 2.0, oai_dc, oai-identifier and LOM schemas (test/schemas/). The protocol's own rules
+ * (arguments, errors, tokens) are driven in test/unit/oai-protocol.test.ts; what the source exposes,
+ * in test/integration/harvest.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
+import { createResource } from '../support/resources.ts';
+import { validateOaiDocuments } from '../support/xml-schema.ts';
+import { at, childrenNamed, parseXml, type XmlElement } from '../support/xml-tree.ts';
+
+let app: TestApp;
+const PAGE_SIZE = 3;
+
+beforeAll(async () => {
+  app = await startApp({
+    baseUrl: 'http://repo.example.org/',
+    oai: { pageSize: PAGE_SIZE, adminEmail: ['oai@example.org'] },
+  });
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+const oai = async (query: Record<string, string>) => {
+  const response = await app.client().get('/oai').query(query);
+  expect(response.status).toBe(200);
+  expect(response.headers['content-type']).toBe('text/xml; charset=utf-8');
+  return response.text;
+};
+
+const update = async (oid: number, fields: Record<string, unknown>) => {
+  const response = await app
+    .client()
+    .post('/api/ressource')
+    .query({ merge: '1' })
+    .set('X-ApiToken', API_TOKEN)
+    .send({ oid, ...fields });
+  expect(response.body.success, JSON.stringify(response.body)).toBe(true);
+};
+
+const identifierOf = (oid: number) => `oai:repo.example.org:${oid}`;
+
+/** Every header of a list, following resumption tokens to the end. */
+async function listHeaders(verb: 'ListIdentifiers' | 'ListRecords', query: Record<string, string>) {
+  const headers: XmlElement[] = [];
+  const pages: string[] = [];
+  let next: Record<string, string> = { verb, ...query };
+  for (;;) {
+    const body = await oai(next);
+    pages.push(body);
+    const root = await parseXml(body);
+    const errors = childrenNamed(root, 'error');
+    // An empty selection is an error in OAI-PMH (the schema forbids an empty list).
+    if (errors.length === 1 && errors[0]!.attributes.code === 'noRecordsMatch') return { headers, pages };
+    expect(errors).toEqual([]);
+    const list = at(root, verb);
+    const items = verb === 'ListRecords' ? childrenNamed(list, 'record').map((r) => at(r, 'header')) : [];
+    headers.push(...(verb === 'ListRecords' ? items : childrenNamed(list, 'header')));
+    const token = childrenNamed(list, 'resumptionToken')[0];
+    if (!token?.text) return { headers, pages };
+    next = { verb, resumptionToken: token.text };
+  }
+}
+
+const oidsOf = (headers: XmlElement[]) =>
+  headers.map((header) => Number(at(header, 'identifier').text.split(':')[2]));
+
+describe('/oai on the service', () => {
+  it('answers every verb with documents the OAI-PMH, oai_dc, oai-identifier and LOM schemas accept', async () => {
+    const oid = await createResource(app, {
+      titre: 'Fractions <égales> & "équivalentes"',
+      resume: 'Résumé',
+      niveaux: ['6e', '5e'],
+      categories: [7],
+      parametres: { adresse: 'https://example.org/fractions' },
+    });
+    const documents = [
+      await oai({ verb: 'Identify' }),
+      await oai({ verb: 'ListMetadataFormats' }),
+      await oai({ verb: 'ListMetadataFormats', identifier: identifierOf(oid) }),
+      await oai({ verb: 'ListSets' }),
+      await oai({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc' }),
+      await oai({ verb: 'ListRecords', metadataPrefix: 'oai_dc' }),
+      await oai({ verb: 'ListRecords', metadataPrefix: 'lom', set: 'niveau:6e' }),
+      await oai({ verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier: identifierOf(oid) }),
+      await oai({ verb: 'GetRecord', metadataPrefix: 'lom', identifier: identifierOf(oid) }),
+      await oai({ verb: 'GetRecord', metadataPrefix: 'lom', identifier: identifierOf(999_999_999) }),
+      await oai({ verb: 'Nonsense' }),
+    ];
+    expect(await validateOaiDocuments(documents)).toEqual(documents.map(() => []));
+
+    const identify = at(await parseXml(documents[0]!), 'Identify');
+    expect(at(identify, 'baseURL').text).toBe('http://repo.example.org/oai');
+    expect(at(identify, 'adminEmail').text).toBe('oai@example.org');
+    expect(at(identify, 'deletedRecord').text).toBe('persistent');
+    const record = at(await parseXml(documents[7]!), 'GetRecord', 'record');
+    expect(at(record, 'header', 'identifier').text).toBe(identifierOf(oid));
+    expect(at(record, 'metadata', 'oai_dc:dc', 'dc:title').text).toBe('Fractions <égales> & "équivalentes"');
+    expect(documents[9]).toContain('code="idDoesNotExist"');
+    expect(documents[10]).toContain('code="badVerb"');
+  });
+
+  it('exposes public, published resources only: every restricted kind is unknown to a harvester', async () => {
+    const exposed = await createResource(app, { titre: 'Exposée' });
+    const hidden = [
+      await createResource(app, { titre: 'Correction', restriction: 1 }),
+      await createResource(app, { titre: 'Groupe', restriction: 2 }),
+      await createResource(app, { titre: 'Privée', restriction: 3 }),
+      await createResource(app, { titre: 'Brouillon', publie: false }),
+      await createResource(app, { titre: 'Non listée', indexable: false }),
+    ];
+    const { headers } = await listHeaders('ListIdentifiers', { metadataPrefix: 'oai_dc' });
+    const oids = oidsOf(headers);
+    expect(oids).toContain(exposed);
+    for (const oid of hidden) {
+      expect(oids).not.toContain(oid);
+      const answer = await oai({
+        verb: 'GetRecord',
+        metadataPrefix: 'oai_dc',
+        identifier: identifierOf(oid),
+      });
+      expect(answer).toContain('code="idDoesNotExist"');
+    }
+  });
+
+  it('gives an incremental harvest the deletion, the unpublication and the change of restriction as deleted records', async () => {
+    const [deleted, unpublished, restricted, changed] = [
+      await createResource(app, { titre: 'Supprimée' }),
+      await createResource(app, { titre: 'Dépubliée' }),
+      await createResource(app, { titre: 'Restreinte' }),
+      await createResource(app, { titre: 'Modifiée' }),
+    ];
+    // Datestamps are to the second: the changes come in a later second than the creations.
+    await new Promise((done) => setTimeout(done, 1100));
+    const from = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const before = oidsOf((await listHeaders('ListIdentifiers', { metadataPrefix: 'oai_dc', from })).headers);
+    expect(before).not.toContain(deleted);
+    const removed = await app.client().delete(`/api/ressource/${deleted}`).set('X-ApiToken', API_TOKEN);
+    expect(removed.body.success).toBe(true);
+    await update(unpublished, { publie: false });
+    await update(restricted, { restriction: 2 });
+    await update(changed, { titre: 'Modifiée, deux' });
+
+    const { headers, pages } = await listHeaders('ListRecords', { metadataPrefix: 'lom', from });
+    expect(await validateOaiDocuments(pages)).toEqual(pages.map(() => []));
+    const byOid = new Map(headers.map((header) => [oidsOf([header])[0]!, header]));
+    for (const oid of [deleted, unpublished, restricted]) {
+      expect(byOid.get(oid)?.attributes.status, `oid ${oid}`).toBe('deleted');
+      expect(at(byOid.get(oid)!, 'datestamp').text >= from).toBe(true);
+    }
+    expect(byOid.get(changed)?.attributes.status).toBeUndefined();
+    // Before the changes, none of them was in this window.
+    const until = new Date(new Date(from).getTime() - 1000).toISOString().replace('.000Z', 'Z');
+    const earlier = oidsOf(
+      (await listHeaders('ListIdentifiers', { metadataPrefix: 'oai_dc', until })).headers,
+    );
+    for (const oid of [deleted, unpublished, restricted]) expect(earlier).not.toContain(oid);
+    // A deleted record stays known: GetRecord answers its deleted header.
+    const gone = await oai({
+      verb: 'GetRecord',
+      metadataPrefix: 'oai_dc',
+      identifier: identifierOf(deleted),
+    });
+    expect(at(await parseXml(gone), 'GetRecord', 'record', 'header').attributes.status).toBe('deleted');
+  });
+
+  it('keeps a harvest exact while resources change between its pages: each record once, none skipped', async () => {
+    const ours = [];
+    for (let i = 0; i < PAGE_SIZE * 3; i++) ours.push(await createResource(app, { titre: `Pendant ${i}` }));
+    const seen: number[] = [];
+    let next: Record<string, string> = { verb: 'ListIdentifiers', metadataPrefix: 'oai_dc' };
+    let changedOnce = false;
+    for (;;) {
+      const list = at(await parseXml(await oai(next)), 'ListIdentifiers');
+      seen.push(...oidsOf(childrenNamed(list, 'header')));
+      if (!changedOnce && seen.includes(ours[0]!)) {
+        // One record already harvested and one still ahead change; a new one comes.
+        changedOnce = true;
+        await update(ours[0]!, { titre: 'Déjà moissonnée, modifiée' });
+        await update(ours.at(-1)!, { titre: 'Pas encore moissonnée, modifiée' });
+        ours.push(await createResource(app, { titre: 'Arrivée pendant la moisson' }));
+      }
+      const token = childrenNamed(list, 'resumptionToken')[0];
+      if (!token?.text) break;
+      next = { verb: 'ListIdentifiers', resumptionToken: token.text };
+    }
+    expect(changedOnce).toBe(true);
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const oid of ours) expect(seen).toContain(oid);
+  });
+
+  it('is described in the OpenAPI document and answers POSTed forms as GET', async () => {
+    const document = await app.client().get('/api/openapi.json');
+    expect(Object.keys(document.body.paths)).toContain('/oai');
+    const posted = await app.client().post('/oai').type('form').send({ verb: 'Identify' });
+    expect(posted.status).toBe(200);
+    const got = await oai({ verb: 'Identify' });
+    const strip = (xml: string) => xml.replace(/<responseDate>[^<]*<\/responseDate>/, '');
+    expect(strip(posted.text)).toBe(strip(got));
+  });
+});
