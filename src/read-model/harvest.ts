@@ -160,8 +160,11 @@ function pageStatement(shape: FilterShape, withMetadata: boolean): Statement {
   const q = sql();
   // Written in the order of the text: SQLite binds its values by position.
   const columns = withMetadata ? `${ENTRY_COLUMNS}, ${metadataColumns(q)}` : ENTRY_COLUMNS;
+  // The keyset bounds the resources too: PostgreSQL otherwise merged the entries with Resource read
+  // from its first row, a page deep in a harvest filtering every resource before it (22 ms a page
+  // instead of 2 on 100k, a whole harvest quadratic).
   const join = withMetadata
-    ? ` LEFT JOIN "Resource" r ON r.oid = e.oid AND NOT e.deleted AND ${exposed('r')}`
+    ? ` LEFT JOIN "Resource" r ON r.oid = e.oid AND r.oid > ${q.argument('after', 'int')} AND NOT e.deleted AND ${exposed('r')}`
     : '';
   const where = [`e.oid > ${q.argument('after', 'int')}`, ...conditions(q, shape)];
   return q.statement(
