@@ -16,7 +16,9 @@ import { boolean, count as countOf, date, json, read, sql } from './rows.ts';
 export type HarvestSetFilter =
   | { kind: 'type'; value: string }
   | { kind: 'level'; value: string }
-  | { kind: 'category'; value: number };
+  | { kind: 'category'; value: number }
+  /** The parent sets: a record with any type (every record), any level, any category. */
+  | { kind: 'anyType' | 'anyLevel' | 'anyCategory' };
 
 export interface HarvestFilter {
   /** Inclusive bounds, whole seconds (the datestamps are stored truncated to the second). */
@@ -126,6 +128,8 @@ function conditions(q: Sql, shape: FilterShape): string[] {
   else if (shape.set === 'level') where.push(q.dialect.contains('e."levelTags"', q.argument('set', 'text')));
   else if (shape.set === 'category')
     where.push(q.dialect.contains('e."categoryTags"', q.argument('set', 'text')));
+  else if (shape.set === 'anyLevel') where.push(`e."levelTags" <> ''`);
+  else if (shape.set === 'anyCategory') where.push(`e."categoryTags" <> ''`);
   return where;
 }
 
@@ -150,7 +154,12 @@ function filterArgs(filter: HarvestFilter): Record<string, unknown> {
   return {
     from: filter.from,
     until: filter.until,
-    set: set === undefined ? undefined : set.kind === 'type' ? set.value : tag(String(set.value)),
+    set:
+      set === undefined || !('value' in set)
+        ? undefined
+        : set.kind === 'type'
+          ? set.value
+          : tag(String(set.value)),
   };
 }
 

@@ -203,3 +203,49 @@ describe('/oai on the service', () => {
     expect(strip(posted.text)).toBe(strip(got));
   });
 });
+
+describe('/oai sets', () => {
+  it('lists the set hierarchy: each kind of set is the parent of its values', async () => {
+    const root = await parseXml(await oai({ verb: 'ListSets' }));
+    const specs = childrenNamed(at(root, 'ListSets'), 'set').map((set) => at(set, 'setSpec').text);
+    for (const parent of ['type', 'niveau', 'categorie']) expect(specs).toContain(parent);
+    expect(specs).toContain('niveau:6e');
+    for (const spec of specs.filter((spec) => spec.includes(':')))
+      expect(specs, `parent of ${spec}`).toContain(spec.split(':')[0]);
+  });
+
+  it('selects the records of a parent set: those in any of its children (OAI-PMH §2.6)', async () => {
+    const leveled = await createResource(app, { titre: 'Avec niveau', niveaux: ['4e'], categories: [] });
+    const unleveled = await createResource(app, { titre: 'Sans niveau', niveaux: [], categories: [] });
+    const inLevels = oidsOf(
+      (await listHeaders('ListIdentifiers', { metadataPrefix: 'oai_dc', set: 'niveau' })).headers,
+    );
+    expect(inLevels).toContain(leveled);
+    expect(inLevels).not.toContain(unleveled);
+    const inTypes = oidsOf(
+      (await listHeaders('ListIdentifiers', { metadataPrefix: 'oai_dc', set: 'type' })).headers,
+    );
+    expect(inTypes).toEqual(expect.arrayContaining([leveled, unleveled]));
+    const inCategories = oidsOf(
+      (await listHeaders('ListIdentifiers', { metadataPrefix: 'oai_dc', set: 'categorie' })).headers,
+    );
+    expect(inCategories).not.toContain(leveled);
+    // A header names the sets it is in at their most specific (§2.6), not their parents.
+    const record = await oai({
+      verb: 'GetRecord',
+      metadataPrefix: 'oai_dc',
+      identifier: identifierOf(leveled),
+    });
+    const specs = childrenNamed(at(await parseXml(record), 'GetRecord', 'record', 'header'), 'setSpec');
+    expect(specs.map((spec) => spec.text)).toEqual(['type:url', 'niveau:4e']);
+  });
+
+  it('answers a well-formed set no record is in with noRecordsMatch, a malformed one with badArgument', async () => {
+    for (const set of ['inconnu', 'type:inconnu', 'categorie:999999', 'niveau:zz', 'inconnu:x:y']) {
+      const answer = await oai({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc', set });
+      expect(answer, set).toContain('code="noRecordsMatch"');
+    }
+    const malformed = await oai({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc', set: 'a b' });
+    expect(malformed).toContain('code="badArgument"');
+  });
+});

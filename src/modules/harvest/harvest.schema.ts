@@ -71,7 +71,7 @@ const HarvestRecordType = builder.objectRef<HarvestRecordView>('HarvestRecord').
     }),
     setSpecs: t.exposeStringList('setSpecs', {
       description:
-        'Its sets (`type:<type>`, `niveau:<level>`, `categorie:<id>`); a deleted record keeps those it was last in.',
+        'Its sets at their most specific (`type:<type>`, `niveau:<level>`, `categorie:<id>`; their parents are implied); a deleted record keeps those it was last in.',
     }),
     resource: t.field({
       type: HarvestResourceType,
@@ -106,7 +106,10 @@ const HarvestCountType = builder.objectRef<{ total: number }>('HarvestCount').im
 const HarvestSetType = builder.objectRef<HarvestSetView>('HarvestSet').implement({
   description: 'A set of records harvesters may select.',
   fields: (t) => ({
-    spec: t.exposeString('spec', { description: '`type:<type>`, `niveau:<level>` or `categorie:<id>`.' }),
+    spec: t.exposeString('spec', {
+      description:
+        'A parent (`type`, `niveau`, `categorie`) or one of its children (`type:<type>`, `niveau:<level>`, `categorie:<id>`).',
+    }),
     name: t.exposeString('name', { description: 'Its name, from the vocabularies.' }),
   }),
 });
@@ -125,7 +128,8 @@ builder.queryFields((t) => {
     }),
     set: t.arg.string({
       required: false,
-      description: 'Records of this set: `type:<type>`, `niveau:<level>` or `categorie:<id>`.',
+      description:
+        'Records of this set: `type:<type>`, `niveau:<level>`, `categorie:<id>`, or a parent (`type`, `niveau`, `categorie`: records in any of its children). A well-formed spec of no set selects nothing; a malformed one is invalid input.',
     }),
   };
   return {

@@ -60,33 +60,45 @@ export interface HarvestPageArgs extends HarvestSelectionArgs {
   withMetadata: boolean;
 }
 
-/** `type:<type>`, `niveau:<level>`, `categorie:<id>`, or an error naming the spec. */
-function parseSet(spec: string): HarvestSetFilter {
-  const match = /^(type|niveau|categorie):(.+)$/.exec(spec);
-  if (!match || !SET_SPEC.test(spec)) {
+/**
+ * The set a spec names. Sets are a hierarchy (OAI-PMH §2.6: a colon separates a set from its
+ * parent): `type`, `niveau` and `categorie` hold every record in one of their children
+ * (`type:<type>`, `niveau:<level>`, `categorie:<id>`). A well-formed spec of no set of ours (an
+ * unknown kind, a category that is not a number) names a set without records, as a set that may
+ * exist later would be: null. Only a malformed spec is an error.
+ */
+function parseSet(spec: string): HarvestSetFilter | null {
+  if (!SET_SPEC.test(spec)) {
     throw new InvalidInputError(`Ensemble ${spec} invalide : type:<type>, niveau:<niveau> ou categorie:<id>`);
   }
-  const [, kind, value] = match as unknown as [string, string, string];
-  if (kind === 'type') return { kind: 'type', value };
-  if (kind === 'niveau') return { kind: 'level', value };
+  const [kind, value, ...deeper] = spec.split(':') as [string, ...string[]];
+  if (deeper.length > 0) return null;
+  const parent = value === undefined;
+  if (kind === 'type') return parent ? { kind: 'anyType' } : { kind: 'type', value };
+  if (kind === 'niveau') return parent ? { kind: 'anyLevel' } : { kind: 'level', value };
+  if (kind !== 'categorie') return null;
+  if (parent) return { kind: 'anyCategory' };
   const id = parseId(value);
-  if (id === undefined) throw new InvalidInputError(`Catégorie ${value} invalide dans l’ensemble ${spec}`);
-  return { kind: 'category', value: id };
+  return id === undefined ? null : { kind: 'category', value: id };
 }
 
 /** Datestamps are whole seconds: a bound is taken to its second. */
 const toSecond = (value: Date) => new Date(Math.floor(value.getTime() / 1000) * 1000);
 
-/** The filter of a selection; throws InvalidInputError for a bad set or bounds out of order. */
-function filterOf(args: HarvestSelectionArgs): HarvestFilter {
+/**
+ * The filter of a selection, or null when it selects nothing whatever the records (a set that is
+ * not ours); throws InvalidInputError for a malformed set or bounds out of order.
+ */
+function filterOf(args: HarvestSelectionArgs): HarvestFilter | null {
   const filter: HarvestFilter = {};
   if (args.from) filter.from = toSecond(args.from);
   if (args.until) filter.until = toSecond(args.until);
   if (filter.from && filter.until && filter.from > filter.until) {
     throw new InvalidInputError('from est postérieur à until');
   }
-  if (args.set != null) filter.set = parseSet(args.set);
-  return filter;
+  if (args.set == null) return filter;
+  const set = parseSet(args.set);
+  return set && { ...filter, set };
 }
 
 const setSpecsOf = (row: HarvestRow) =>
@@ -137,13 +149,15 @@ export async function harvestPage(
   const after = args.after ?? 0;
   if (after < 0) throw new InvalidInputError('after doit être positif');
   const filter = filterOf(args);
+  if (!filter) return { records: [], hasMore: false };
   // One more than the page tells whether another follows, in the same statement.
   const rows = await readHarvestPage(filter, { after, limit: limit + 1, withMetadata: args.withMetadata });
   return { records: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
 }
 
 export async function harvestCount(args: HarvestSelectionArgs): Promise<number> {
-  return countHarvestEntries(filterOf(args));
+  const filter = filterOf(args);
+  return filter ? countHarvestEntries(filter) : 0;
 }
 
 /** The record of `oid` (deleted or not), or null when it was never exposed. */
@@ -154,9 +168,12 @@ export async function harvestRecord(oid: number): Promise<HarvestRecordView | nu
 
 export const harvestEarliestDatestamp = (): Promise<Date | null> => earliestHarvestDatestamp();
 
-/** Every set, named from the vocabularies (those whose ids make no setSpec left out). */
+/** Every set, named from the vocabularies (those whose ids make no setSpec left out), parents first. */
 export function harvestSets(): HarvestSetView[] {
   return [
+    { spec: 'type', name: 'Types de ressource' },
+    { spec: 'niveau', name: 'Niveaux' },
+    { spec: 'categorie', name: 'Catégories' },
     ...Object.entries(RESOURCE_TYPES).map(([id, label]) => ({ spec: `type:${id}`, name: `Type : ${label}` })),
     ...Object.entries(LEVELS).map(([id, label]) => ({ spec: `niveau:${id}`, name: `Niveau : ${label}` })),
     ...Object.entries(CATEGORIES).map(([id, label]) => ({
