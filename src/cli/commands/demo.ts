@@ -28,7 +28,7 @@ export const DEMO_GROUPS = [
 ] as const;
 
 /** Resources by `idOrigine`; the tree comes last and points at the others. */
-const DEMO_RESOURCES = [
+export const DEMO_RESOURCES = [
   {
     idOrigine: 'fractions',
     type: 'url',
@@ -38,7 +38,7 @@ const DEMO_RESOURCES = [
     publie: true,
     restriction: 0,
     categories: [3],
-    niveaux: ['6'],
+    niveaux: ['6e'],
   },
   {
     idOrigine: 'calcul-mental',
@@ -48,7 +48,7 @@ const DEMO_RESOURCES = [
     publie: true,
     restriction: 0,
     categories: [7],
-    niveaux: ['6', '5'],
+    niveaux: ['6e', '5e'],
   },
   {
     idOrigine: 'evaluation-6a',
