@@ -1,16 +1,19 @@
 /**
  * The OAI-PMH 2.0 protocol layer (src/oai/router.ts) on a bare Express app over an in-memory
  * HarvestSource: every verb, every error condition, flow control, GET and POST. Responses are read
- * as XML trees (test/support/xml-tree.ts: libxml2 parses them first), every one through `respond`.
+ * as XML trees (test/support/xml-tree.ts: libxml2 parses them first), every one through `respond`,
+ * and every one is validated against the OAI-PMH 2.0 schemas at the end of the file (in one batch:
+ * each validation starts a libxml2 worker).
  */
 import express from 'express';
 import request from 'supertest';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HarvestResource, MetadataFormat } from '../../src/oai/harvest-source.ts';
 import { createOaiRouter } from '../../src/oai/router.ts';
 import type { OaiSettings } from '../../src/oai/settings.ts';
 import { escapeXml } from '../../src/oai/xml.ts';
 import { MemoryHarvestSource, type MemoryRecord } from '../support/memory-harvest-source.ts';
+import { validateOaiDocuments } from '../support/xml-schema.ts';
 import { at, child, childrenNamed, parseXml, type XmlElement } from '../support/xml-tree.ts';
 
 /** Dublin Core of a few elements: what the protocol requires of every item, in its schema's form. */
@@ -99,7 +102,20 @@ interface Answer {
  * Every response of these tests passes here: parsed (well-formed or the test fails). Schema
  * validation of the whole response (test/support/xml-schema.ts) belongs here too.
  */
+/** Every document the provider answered in this file, validated against the schemas in afterAll. */
+const answered: string[] = [];
+
+afterAll(async () => {
+  expect(answered.length).toBeGreaterThan(100);
+  const errors = await validateOaiDocuments(answered);
+  const invalid = errors.flatMap((list, index) =>
+    list.length ? [{ document: answered[index], errors: list }] : [],
+  );
+  expect(invalid).toEqual([]);
+}, 60_000);
+
 async function respond(response: request.Response): Promise<Answer> {
+  answered.push(response.text);
   const root = await parseXml(response.text);
   return {
     status: response.status,
