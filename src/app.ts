@@ -32,6 +32,7 @@ import { createLogger, type Logger } from './logging/logger.ts';
 import { logRequests } from './logging/request-log.ts';
 import { metadataFormats } from './oai/formats/index.ts';
 import { createGraphQLHarvestSource, loadHarvestOperations } from './oai/graphql-source.ts';
+import { oaiPathItem } from './oai/openapi.ts';
 import { createOaiRouter, OAI_PATH } from './oai/router.ts';
 import { oaiSettings } from './oai/settings.ts';
 import { createMetrics, metricsHandler, observeRequests } from './observability/metrics.ts';
@@ -184,7 +185,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
           repositories: [config.baseId, ...config.peers.map((peer) => peer.baseId)],
           peers: config.peers.map((peer) => peer.baseId),
         },
-        oai: { repositoryIdentifier: harvest.repositoryIdentifier },
+        oai: { pathItem: oaiPathItem(harvest.repositoryIdentifier) },
       }),
     ),
   );

@@ -21,7 +21,6 @@ import {
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { errorTypeCodes } from '../graphql/errors.ts';
 import { componentSchemas, ref } from './api-schemas.ts';
-import { oaiPathItem } from './openapi-oai.ts';
 import type { Configured, JsonSchema, LegacyRoute, OperationRoute, ParameterDoc } from './route-table.ts';
 
 export interface OpenApiOptions {
@@ -35,10 +34,10 @@ export interface OpenApiOptions {
   /** BaseIds the configuration knows: of the repositories (this one, then its peers), of the peers. */
   configured: Record<Configured, readonly string[]>;
   /**
-   * The OAI-PMH data provider, when `/oai` is served (src/oai/router.ts): documented then only, with
-   * the repository identifier of its examples.
+   * The OAI-PMH data provider's path item, when `/oai` is served (src/oai/openapi.ts): documented
+   * then only.
    */
-  oai?: { repositoryIdentifier: string };
+  oai?: { pathItem: Record<string, unknown> };
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -386,7 +385,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     const key = path.replace(/:(\w+)/g, (_match, own: string) => `{${shared?.[index++]?.name ?? own}}`);
     paths[key] = { ...paths[key], [route.method]: operationObject(route, path, tag, options, shared) };
   }
-  if (options.oai) paths['/oai'] = oaiPathItem(options.oai.repositoryIdentifier);
+  if (options.oai) paths['/oai'] = options.oai.pathItem;
   return {
     openapi: '3.1.0',
     info: {

@@ -6,6 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { VERBS } from '../../src/oai/arguments.ts';
+import { oaiPathItem } from '../../src/oai/openapi.ts';
 import { buildOpenApiDocument, type OpenApiOptions } from '../../src/rest/openapi.ts';
 
 const options: OpenApiOptions = {
@@ -37,7 +38,7 @@ describe('/oai in the OpenAPI document', () => {
   });
 
   it('describes GET and POST answering XML, in a valid OpenAPI 3.1 document', async () => {
-    const document = buildOpenApiDocument({ ...options, oai: { repositoryIdentifier: 'repo.test' } });
+    const document = buildOpenApiDocument({ ...options, oai: { pathItem: oaiPathItem('repo.test') } });
     const result = await new Validator().validate(document);
     expect(result.errors, JSON.stringify(result.errors, null, 2)).toBeUndefined();
     const item = (document as { paths: Record<string, PathItem> }).paths['/oai']!;

@@ -1,12 +1,13 @@
 /**
  * `/oai` in the OpenAPI document: the OAI-PMH 2.0 data provider (src/oai/router.ts). It is not a
- * row of the route table (no GraphQL operation of its own, XML answers), so it is described here.
+ * row of the route table (no GraphQL operation of its own, XML answers), so it is described here,
+ * beside the provider, and handed to the document's builder (src/rest/openapi.ts) by src/app.ts.
  * Its arguments depend on the verb, which OpenAPI cannot say of one path: each parameter names the
  * verbs that take it, and an argument given to another verb is answered with badArgument, like
  * every protocol error with HTTP 200 and an `<error>` element.
  */
-import { VERBS } from '../oai/arguments.ts';
-import { ref } from './api-schemas.ts';
+import { ref } from '../rest/api-schemas.ts';
+import { VERBS } from './arguments.ts';
 
 /** An outage or a fault met by the source goes to the service's shared handlers, which answer JSON. */
 const sharedFailure = (description: string) => ({
