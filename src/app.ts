@@ -3,7 +3,8 @@
  *
  *   HTTP → request id and log line (src/logging/request-log.ts) → security headers (helmet) → CORS
  *        → body parsers (size limits for every content type) → hostile-input check → session
- *        → /graphql: Yoga
+ *        → /graphql: Yoga (a plain JSON POST: Yoga's own code without its HTTP wrapping,
+ *          src/gateway/plain-post.ts)
  *        → /api: route table → named operation → Yoga's enveloped pipeline → same resolvers
  *
  * plus /healthz (process up) and /readyz (database reachable). Cross-site request forgery, input
@@ -14,6 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import session from 'express-session';
+import type { Plugin } from 'graphql-yoga';
 import type { SessionStarter } from './auth/session.ts';
 import { createSessionStore } from './auth/session-store.ts';
 import { assertFitForEnvironment, type Config } from './config.ts';
@@ -48,6 +50,8 @@ import { CSRF_PREVENTION_HEADER } from './security/cross-site.ts';
 
 export interface AppOptions {
   logger?: Logger;
+  /** Plugins appended to Yoga's (a deployment's tracing, say; tests of the plain POST path). */
+  graphqlPlugins?: Plugin[];
 }
 
 export interface App {
@@ -58,6 +62,8 @@ export interface App {
    * the REST routes use; src/oai/graphql-source.ts makes the HarvestSource of a request with it.
    */
   runHarvestOperation: OperationRunner;
+  /** `/graphql` requests answered by the plain POST path (src/gateway/plain-post.ts). */
+  plainPostsServed(): number;
   close(): Promise<void>;
 }
 
@@ -98,9 +104,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // The named operations the REST routes run, validated once here; GraphiQL shows them as examples.
   const operations = loadOperations(schema);
   const harvestOperations = loadHarvestOperations(schema);
-  const { yoga, graphiql } = createGraphQLServer(services, createContext, {
+  const { yoga, graphiql, plainPost } = createGraphQLServer(services, createContext, {
     exampleOperations: operations,
     trustedDocuments: [...operations.values(), ...harvestOperations.values()],
+    extraPlugins: options.graphqlPlugins,
   });
   const runOperation = createOperationRunner(yoga, operations);
   const runHarvestOperation = createOperationRunner(yoga, harvestOperations);
@@ -263,7 +270,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (graphiql && req.method === 'GET' && req.headers.accept?.includes('text/html')) {
       return sendGraphiQL(graphiql, req, res);
     }
-    return yoga(req, res, { req, res });
+    const byYoga = () => yoga(req, res, { req, res });
+    return plainPost(req, res, byYoga) ?? byYoga();
   });
   app.use(buildLegacyRouter(legacyRoutes, operations, runOperation, corsFor));
 
@@ -288,6 +296,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app,
     services,
     runHarvestOperation,
+    plainPostsServed: plainPost.served,
     close: async () => {
       await services.subscriptions.close();
       services.database.stop();

@@ -30,6 +30,7 @@ import { useExecution } from './execution.ts';
 import { type GraphiQLPage, graphiqlPage, TOKEN_HEADER_HINT } from './graphiql.ts';
 import { exampleTabsSource } from './graphiql-examples.ts';
 import { useIntrospectionDepthLimit } from './introspection-depth.ts';
+import { createPlainPostHandler } from './plain-post.ts';
 import { usePublicResponseCache } from './response-cache.ts';
 import { schema } from './schema.ts';
 
@@ -102,20 +103,29 @@ function useNoIntrospection(): Plugin {
 /**
  * `/graphql` over HTTP: a cookie caller's request must be one a page of another site cannot send
  * without a CORS preflight (see `graphqlRequestVerdict`). The REST layer does not pass here.
+ * Returns the refusal, or undefined.
  */
-function useGraphQLRequestPolicy(services: Services): Plugin<object, ServerContext> {
+function graphqlRequestPolicy(services: Services) {
   const { session } = services.config;
+  return async (req: IncomingMessage): Promise<GraphQLError | undefined> => {
+    const token = await authenticateApiToken(req, services.config);
+    const verdict = graphqlRequestVerdict(req, session.cookieName, token);
+    if (verdict.allowed) return undefined;
+    return new GraphQLError(`Requête refusée : ${verdict.reason}`, {
+      extensions: { code: 'CROSS_SITE_REQUEST', http: { status: 403 } },
+    });
+  };
+}
+
+function useGraphQLRequestPolicy(
+  refusal: ReturnType<typeof graphqlRequestPolicy>,
+): Plugin<object, ServerContext> {
   return {
     async onRequestParse({ serverContext }) {
       const req = serverContext?.req;
       if (!req) return;
-      const token = await authenticateApiToken(req, services.config);
-      const verdict = graphqlRequestVerdict(req, session.cookieName, token);
-      if (!verdict.allowed) {
-        throw new GraphQLError(`Requête refusée : ${verdict.reason}`, {
-          extensions: { code: 'CROSS_SITE_REQUEST', http: { status: 403 } },
-        });
-      }
+      const refused = await refusal(req);
+      if (refused) throw refused;
     },
   };
 }
@@ -124,6 +134,8 @@ export interface GraphQLServer {
   yoga: Yoga;
   /** The GraphiQL page, when enabled: its policy is set on the response before Yoga serves it. */
   graphiql: GraphiQLPage | undefined;
+  /** `/graphql`'s plain JSON POSTs, answered by Yoga's own code without its HTTP wrapping. */
+  plainPost: ReturnType<typeof createPlainPostHandler>;
 }
 
 export interface GraphQLServerOptions {
@@ -132,6 +144,8 @@ export interface GraphQLServerOptions {
    * the composition passes those the REST routes run, so that each one works as shown.
    */
   exampleOperations: ReadonlyMap<string, DocumentNode>;
+  /** Plugins added after the service's (tests: a request-level hook the plain POST path does not know). */
+  extraPlugins?: Plugin[];
   /**
    * The service's own documents (the REST layer's): compiled at their first execution, where a
    * client's document is compiled once it has run a few times (src/gateway/execution.ts).
@@ -162,6 +176,8 @@ export function createGraphQLServer(
         exampleTabsSource(options.exampleOperations, services.config.baseUrl),
       )
     : undefined;
+  const requestPolicy = graphqlRequestPolicy(services);
+  const requestPolicyPlugin = useGraphQLRequestPolicy(requestPolicy);
   const yoga = createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -188,7 +204,7 @@ export function createGraphQLServer(
       ...(limits.introspection ? [] : [useNoIntrospection()]),
       // Suggestions stay only where internal errors are shown anyway (development).
       ...(limits.exposeInternalErrors ? [] : [useNoSuggestions()]),
-      useGraphQLRequestPolicy(services),
+      requestPolicyPlugin,
       // A forged request is refused as such, whatever its input.
       useCrossSitePolicy(services.config),
       useInputLimits(services.config.input),
@@ -197,7 +213,12 @@ export function createGraphQLServer(
       useExecution(schema, { trusted: options.trustedDocuments }),
       // Last: a cached answer is served only to a request every check above let through.
       usePublicResponseCache(services.config.responseCache),
+      ...(options.extraPlugins ?? []),
     ],
   });
-  return { yoga, graphiql };
+  const plainPost = createPlainPostHandler(yoga, {
+    requestPolicy: async (req) => !(await requestPolicy(req)),
+    reproduced: new Set([requestPolicyPlugin]),
+  });
+  return { yoga, graphiql, plainPost };
 }

@@ -1,6 +1,6 @@
 /** A service instance on the test file's database, driven in process through supertest. */
 import request from 'supertest';
-import { createApp } from '../../src/app.ts';
+import { type AppOptions, createApp } from '../../src/app.ts';
 import { type Config, type ConfigInput, parseConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 
@@ -22,9 +22,12 @@ export function testConfig(overrides: Partial<ConfigInput> = {}): Config {
   });
 }
 
-export async function startApp(overrides: Partial<ConfigInput> = {}) {
+export async function startApp(overrides: Partial<ConfigInput> = {}, options: AppOptions = {}) {
   const config = testConfig(overrides);
-  const instance = await createApp(config, { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const instance = await createApp(config, {
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    ...options,
+  });
   return {
     ...instance,
     config,
