@@ -1,10 +1,14 @@
 /**
  * CPU time per request of the service process, targets alternated in one run (noise-resistant on a
  * shared machine): `tsx bench/cpu-ab.ts`. Env: CPU_DATABASE_URL, CPU_SCENARIO (name part), CPU_REQUESTS
- * (per sample), CPU_ROUNDS, CPU_CONNECTIONS, CPU_TARGETS (rest,graphql), CPU_PROFILE (a dir: --cpu-prof).
+ * (per sample), CPU_ROUNDS, CPU_CONNECTIONS, CPU_TARGETS (rest,graphql), CPU_PROFILE (a dir: --cpu-prof),
+ * CPU_BASELINE (another checkout of the service, node_modules and src/generated in place: its
+ * targets, named `rest@base` and `graphql@base`, alternate with this one's).
  */
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { scenariosFor } from './scenarios.ts';
@@ -14,7 +18,6 @@ const only = process.env.CPU_SCENARIO ?? 'full (token)';
 const amount = Number(process.env.CPU_REQUESTS ?? 3000);
 const rounds = Number(process.env.CPU_ROUNDS ?? 6);
 const connections = Number(process.env.CPU_CONNECTIONS ?? 4);
-const targets = (process.env.CPU_TARGETS ?? 'rest,graphql').split(',');
 
 const client = new pg.Client({ connectionString: url });
 await client.connect();
@@ -28,25 +31,41 @@ const scenario = scenariosFor(oid).find((s) => s.name.includes(only))!;
 
 const nodeArgs = ['--import', 'tsx'];
 if (process.env.CPU_PROFILE) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE}`);
-const child = spawn('node', [...nodeArgs, 'bench/serve.ts'], {
-  env: { ...process.env, DATABASE_URL: url, BENCH_OID: String(oid), BENCH_RECORDED: '/tmp/perf/empty.json' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const port: number = await new Promise((resolve) => {
-  let out = '';
-  child.stdout!.on('data', (c) => {
-    out += c;
-    const line = out.split('\n').find((l) => l.startsWith('{'));
-    if (line) resolve(JSON.parse(line).appPort);
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+}
+
+async function start(cwd: string): Promise<Server> {
+  const child = spawn('node', [...nodeArgs, 'bench/serve.ts'], {
+    cwd,
+    env: { ...process.env, DATABASE_URL: url, BENCH_OID: String(oid), BENCH_RECORDED: recordedFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-});
+  const port: number = await new Promise((resolve) => {
+    let out = '';
+    child.stdout!.on('data', (c) => {
+      out += c;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line).appPort);
+    });
+  });
+  return { child, port };
+}
+
+// The floor server of bench/serve.ts replays nothing here.
+const recordedFile = join(mkdtempSync(join(tmpdir(), 'rrs-cpu-')), 'recorded.json');
+writeFileSync(recordedFile, '{}');
+const servers: Record<string, Server> = { '': await start(process.cwd()) };
+if (process.env.CPU_BASELINE) servers['@base'] = await start(process.env.CPU_BASELINE);
 
 /** Nanoseconds the process's threads have run (all threads: GC and libuv too). */
-function cpuNs(): number {
+function cpuNs(pid: number): number {
   let total = 0;
-  for (const task of readdirSync(`/proc/${child.pid}/task`)) {
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
-      total += Number(readFileSync(`/proc/${child.pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
     } catch {
       // The thread ended between the listing and the read: its time is gone with it.
     }
@@ -54,22 +73,36 @@ function cpuNs(): number {
   return total;
 }
 
-const options: Record<string, autocannon.Options> = {
-  rest: { url: `http://127.0.0.1:${port}${scenario.rest}`, headers: scenario.headers },
-  graphql: {
+const options: Record<string, autocannon.Options & { pid: number }> = {};
+for (const [suffix, { child, port }] of Object.entries(servers)) {
+  const pid = child.pid!;
+  options[`rest${suffix}`] = {
+    pid,
+    url: `http://127.0.0.1:${port}${scenario.rest}`,
+    headers: scenario.headers,
+  };
+  options[`graphql${suffix}`] = {
+    pid,
     url: `http://127.0.0.1:${port}/graphql`,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...scenario.headers },
     body: JSON.stringify(scenario.graphql),
-  },
-};
+  };
+}
+const targets = (process.env.CPU_TARGETS ?? 'rest,graphql')
+  .split(',')
+  .flatMap((target) => Object.keys(servers).map((suffix) => `${target}${suffix}`));
 const samples: Record<string, number[]> = {};
-for (const t of targets) await autocannon({ ...options[t]!, amount: amount, connections });
+for (const t of targets) {
+  const { pid: _pid, ...target } = options[t]!;
+  await autocannon({ ...target, amount, connections });
+}
 for (let r = 0; r < rounds; r++) {
   for (const t of targets) {
-    const before = cpuNs();
-    const result = await autocannon({ ...options[t]!, amount, connections });
-    const ms = (cpuNs() - before) / 1e6 / amount;
+    const { pid, ...target } = options[t]!;
+    const before = cpuNs(pid);
+    const result = await autocannon({ ...target, amount, connections });
+    const ms = (cpuNs(pid) - before) / 1e6 / amount;
     if (result.non2xx || result.errors)
       throw new Error(`${t}: ${result.non2xx} non-2xx ${result.errors} errors`);
     samples[t] = [...(samples[t] ?? []), ms];
@@ -83,11 +116,17 @@ for (const t of targets) {
     `${scenario.name} ${t}: median ${median(v).toFixed(3)} ms/req, min ${Math.min(...v).toFixed(3)}, max ${Math.max(...v).toFixed(3)}`,
   );
 }
-if (targets.length === 2) {
-  const ratios = samples[targets[0]!]!.map((a, i) => a / samples[targets[1]!]![i]!);
+/** CPU of REST over that of GraphQL, per round: GraphQL's speed as a share of REST's. */
+for (const suffix of Object.keys(servers)) {
+  const rest = samples[`rest${suffix}`];
+  const graphql = samples[`graphql${suffix}`];
+  if (!rest || !graphql) continue;
+  const ratios = rest.map((a, i) => a / graphql[i]!);
   console.log(
-    `cpu ${targets[0]}/${targets[1]} per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)})`,
+    `cpu rest${suffix}/graphql${suffix} per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)})`,
   );
 }
-child.kill('SIGINT');
-await new Promise((r) => child.once('exit', r));
+for (const { child } of Object.values(servers)) {
+  child.kill('SIGINT');
+  await new Promise((r) => child.once('exit', r));
+}
