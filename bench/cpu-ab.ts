@@ -3,7 +3,8 @@
  * shared machine): `tsx bench/cpu-ab.ts`. Env: CPU_DATABASE_URL, CPU_SCENARIO (name part), CPU_REQUESTS
  * (per sample), CPU_ROUNDS, CPU_CONNECTIONS, CPU_TARGETS (rest,graphql), CPU_PROFILE (a dir: --cpu-prof),
  * CPU_BASELINE (another checkout of the service, node_modules and src/generated in place: its
- * targets, named `rest@base` and `graphql@base`, alternate with this one's).
+ * targets, named `rest@base` and `graphql@base`, alternate with this one's), CPU_POSTGRAPHILE=1 (the
+ * PostGraphile anchor of bench/anchors.ts, its process measured alike: target `postgraphile`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { type Anchor, startAnchors } from './anchors.ts';
 import { scenariosFor } from './scenarios.ts';
 
 const url = process.env.CPU_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/rrs_bench_v4_10000';
@@ -92,6 +94,23 @@ for (const [suffix, { child, port }] of Object.entries(servers)) {
 const targets = (process.env.CPU_TARGETS ?? 'rest,graphql')
   .split(',')
   .flatMap((target) => Object.keys(servers).map((suffix) => `${target}${suffix}`));
+const anchor: Anchor | undefined = process.env.CPU_POSTGRAPHILE
+  ? (await startAnchors(url, { postgraphile: 5679, limit: 5802 })).postgraphile
+  : undefined;
+const document = anchor && scenario.postgraphile ? anchor.documents?.[scenario.postgraphile] : undefined;
+if (anchor && document) {
+  options.postgraphile = {
+    pid: anchor.child.pid!,
+    url: `http://127.0.0.1:${anchor.port}/graphql`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: document.query,
+      variables: document.variables ? { ...document.variables, oid } : undefined,
+    }),
+  };
+  targets.push('postgraphile');
+}
 const samples: Record<string, number[]> = {};
 for (const t of targets) {
   const { pid: _pid, ...target } = options[t]!;
@@ -126,7 +145,16 @@ for (const suffix of Object.keys(servers)) {
     `cpu rest${suffix}/graphql${suffix} per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)})`,
   );
 }
-for (const { child } of Object.values(servers)) {
+if (options.postgraphile) {
+  const graphile = samples.postgraphile!;
+  for (const t of targets.filter((target) => target !== 'postgraphile')) {
+    const ratios = graphile.map((g, i) => g / samples[t]![i]!);
+    console.log(
+      `cpu postgraphile/${t} per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)})`,
+    );
+  }
+}
+for (const { child } of [...Object.values(servers), ...(anchor ? [anchor] : [])]) {
   child.kill('SIGINT');
   await new Promise((r) => child.once('exit', r));
 }
