@@ -26,7 +26,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult } from 'graphql';
-import type { Yoga } from './yoga.ts';
 
 /** The hooks Yoga runs around an operation, outside getResultForParams and the result processors. */
 const REQUEST_HOOKS = ['onRequest', 'onRequestParse', 'onResponse', 'onParams', 'onExecutionResult'] as const;
@@ -63,8 +62,14 @@ const YOGA_MAX_BODY_BYTES = 25_000_000;
 
 const digest = (hook: unknown) => createHash('sha256').update(String(hook)).digest('hex').slice(0, 12);
 
+/**
+ * A Yoga instance (the server adapter createYoga returns). Typed by what is read of it here, not
+ * as src/gateway/yoga.ts's `Yoga`: that module builds this one's handler.
+ */
+type YogaInstance = object;
+
 /** The request-level hooks of a Yoga instance, as `hook:digest`, and the plugins they come from. */
-export function requestHooks(yoga: Yoga): { plugin: object; hook: string }[] {
+export function requestHooks(yoga: YogaInstance): { plugin: object; hook: string }[] {
   const plugins = (yoga as unknown as { plugins: (Record<string, unknown> | false | undefined)[] }).plugins;
   return plugins.flatMap((plugin) =>
     plugin
@@ -79,7 +84,7 @@ export function requestHooks(yoga: Yoga): { plugin: object; hook: string }[] {
  * Whether every request-level hook of the instance is one this module reproduces: Yoga's known
  * built-ins, and the plugins it is handed (`reproduced`), whose hooks it runs itself.
  */
-export function reproducesEveryRequestHook(yoga: Yoga, reproduced: ReadonlySet<object>): boolean {
+export function reproducesEveryRequestHook(yoga: YogaInstance, reproduced: ReadonlySet<object>): boolean {
   if ((yoga as unknown as { instrumentation?: unknown }).instrumentation) return false;
   const installed = new Map<string, number>();
   for (const { plugin, hook } of requestHooks(yoga)) {
@@ -154,7 +159,7 @@ export interface PlainPostOptions {
  * The handler of plain POSTs: it answers and returns a promise, or returns undefined for Yoga to
  * serve the request (always, when the instance has a hook this module does not reproduce).
  */
-export function createPlainPostHandler(yoga: Yoga, options: PlainPostOptions) {
+export function createPlainPostHandler(yoga: YogaInstance, options: PlainPostOptions) {
   const enabled = reproducesEveryRequestHook(yoga, options.reproduced);
   // Read once: the adapter's proxy binds a new function at every read of a method.
   const { fetchAPI, waitUntil, onResultProcessHooks, getResultForParams } = yoga as unknown as YogaInternals;
