@@ -77,7 +77,13 @@ describe('the fingerprint that proves nothing was written', () => {
     const after = await databaseState();
     expect(after.Resource).not.toBe(before.Resource);
     expect(after.Resource!.split(':')[0]).toBe(before.Resource!.split(':')[0]);
-    expect({ ...after, Resource: '' }).toEqual({ ...before, Resource: '' });
+    // The harvest entry of the resource follows it (the database's triggers), restamped when the
+    // write falls in another second than its last stamp.
+    expect({ ...after, Resource: '', HarvestEntry: '' }).toEqual({
+      ...before,
+      Resource: '',
+      HarvestEntry: '',
+    });
   });
 });
 
