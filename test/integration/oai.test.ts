@@ -249,3 +249,54 @@ describe('/oai sets', () => {
     expect(malformed).toContain('code="badArgument"');
   });
 });
+
+describe('/oai errors on the service', () => {
+  it('answers each protocol error with its code, a schema-valid document and nothing echoed it should not', async () => {
+    const oid = await createResource(app, { titre: 'Pour les erreurs' });
+    for (let i = 0; i < PAGE_SIZE; i++) await createResource(app, { titre: `Page ${i}` });
+    const first = await oai({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc' });
+    const token = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(first)?.[1];
+    expect(token, first).toBeDefined();
+    const tampered = `${token!.slice(0, -2)}${token!.at(-2) === 'A' ? 'B' : 'A'}${token!.at(-1)}`;
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'badVerb'],
+      [{ verb: 'ListThings' }, 'badVerb'],
+      [{ verb: 'ListRecords' }, 'badArgument'],
+      [{ verb: 'ListRecords', metadataPrefix: 'oai_dc', from: '2026-13-01' }, 'badArgument'],
+      [
+        { verb: 'ListRecords', metadataPrefix: 'oai_dc', from: '2026-01-02', until: '2026-01-01' },
+        'badArgument',
+      ],
+      [
+        { verb: 'ListRecords', metadataPrefix: 'oai_dc', from: '2026-01-01', until: '2026-01-02T00:00:00Z' },
+        'badArgument',
+      ],
+      [{ verb: 'Identify', color: 'blue' }, 'badArgument'],
+      [{ verb: 'ListIdentifiers', resumptionToken: tampered }, 'badResumptionToken'],
+      [{ verb: 'ListRecords', resumptionToken: token! }, 'badResumptionToken'],
+      [{ verb: 'ListRecords', metadataPrefix: 'marc21' }, 'cannotDisseminateFormat'],
+      [{ verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier: 'oai:elsewhere.org:1' }, 'idDoesNotExist'],
+      [{ verb: 'ListMetadataFormats', identifier: identifierOf(999_999_999) }, 'idDoesNotExist'],
+      [{ verb: 'ListRecords', metadataPrefix: 'oai_dc', until: '1990-01-01' }, 'noRecordsMatch'],
+    ];
+    const documents: string[] = [];
+    for (const [query, code] of cases) {
+      const body = await oai(query);
+      documents.push(body);
+      const root = await parseXml(body);
+      expect(
+        childrenNamed(root, 'error').map((error) => error.attributes.code),
+        JSON.stringify(query),
+      ).toContain(code);
+      if (code === 'badVerb' || code === 'badArgument') expect(at(root, 'request').attributes).toEqual({});
+    }
+    // A repeated argument, as a query string alone can carry it.
+    const repeated = await app.client().get('/oai?verb=ListRecords&metadataPrefix=oai_dc&metadataPrefix=lom');
+    expect(repeated.text).toContain('code="badArgument"');
+    documents.push(repeated.text);
+    expect(await validateOaiDocuments(documents)).toEqual(documents.map(() => []));
+    // The same token, untouched, goes on.
+    expect(await oai({ verb: 'ListIdentifiers', resumptionToken: token! })).not.toContain('<error');
+    expect(oid).toBeGreaterThan(0);
+  });
+});
