@@ -95,6 +95,33 @@ describe('POST /api/connexion', () => {
     expect(await db.session.count()).toBe(before);
   });
 
+  it('keeps a role an administrator granted when the lab held it first and later stops giving it', async () => {
+    const user = labUser({ type: 1 });
+    await logIn(app, lab, user);
+    const pid = `labA/${user.oid}`;
+    const rolesOf = async () =>
+      (await db.personRole.findMany({ where: { person: { pid } }, orderBy: { role: 'asc' } })).map((r) => [
+        r.role,
+        r.source,
+      ]);
+    expect(await rolesOf()).toEqual([['formateur', 'lab']]);
+    // The administrator grants the same role: from now on it is the administrator's.
+    await addPerson(app, {
+      origine: 'labA',
+      idOrigine: user.oid,
+      nom: user.nom,
+      prenom: user.prenom,
+      roles: ['formateur'],
+    });
+    expect(await rolesOf()).toEqual([['formateur', 'admin']]);
+    // The lab now sees a pupil: its role changes, the administrator's grant stays.
+    await logIn(app, lab, { ...user, type: 0 });
+    expect(await rolesOf()).toEqual([
+      ['eleve', 'lab'],
+      ['formateur', 'admin'],
+    ]);
+  });
+
   it('gives a pupil (type other than 1) the eleve role', async () => {
     const user = labUser({ type: 0 });
     await logIn(app, lab, user);

@@ -120,13 +120,22 @@ export async function upsertFromLab(user: LabUser) {
   });
 }
 
+/** Who may take over a role another source holds: an administrator's grant outranks a lab's, a
+ * lab's the development login's. */
+const OUTRANKED: Record<RoleSource, RoleSource[]> = {
+  admin: ['lab', 'devLogin'],
+  lab: ['devLogin'],
+  devLogin: [],
+};
+
 /** Makes `roles` the roles of `source`, leaving roles of other sources alone. */
 async function setRoles(tx: Transaction, personOid: number, source: RoleSource, roles: string[]) {
   await tx.personRole.deleteMany({ where: { personOid, source, role: { notIn: roles } } });
-  if (source !== 'devLogin') {
-    // A real grant of a role the development login gave becomes the grantor's: it must outlive it.
+  if (OUTRANKED[source].length > 0) {
+    // A grant of a role a lower source gave becomes the grantor's: it must outlive that source's
+    // next change (a lab login giving another role removes the lab's).
     await tx.personRole.updateMany({
-      where: { personOid, source: 'devLogin', role: { in: roles } },
+      where: { personOid, source: { in: OUTRANKED[source] }, role: { in: roles } },
       data: { source, grantedAt: new Date() },
     });
   }
@@ -135,7 +144,7 @@ async function setRoles(tx: Transaction, personOid: number, source: RoleSource, 
     select: { role: true },
   });
   const heldRoles = new Set(held.map((r) => r.role));
-  // A role already held from another source is kept as it is: an administrator's grant outranks a lab's.
+  // A role already held from a higher source is kept as it is (a lab does not take an administrator's).
   const missing = roles.filter((role) => !heldRoles.has(role));
   if (missing.length > 0) {
     await tx.personRole.createMany({ data: missing.map((role) => ({ personOid, role, source })) });
