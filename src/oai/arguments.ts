@@ -3,6 +3,7 @@
  * (a parsed query object would keep one value or make an array), then checked against its verb.
  * Every badArgument problem is reported, each as its own error, so a harvester's author sees them all.
  */
+import { SET_SPEC } from '../modules/harvest/set-spec.ts';
 import { type Granularity, parseRequestDatestamp } from './datestamp.ts';
 import { type OaiError, oaiError } from './errors.ts';
 
@@ -51,9 +52,8 @@ const ARGUMENTS: Record<Verb, VerbArguments> = {
   GetRecord: { required: ['identifier', 'metadataPrefix'], optional: [] },
 };
 
-/** The schema's patterns (OAI-PMH.xsd, metadataPrefixType and setSpecType). */
+/** The schema's pattern of a metadataPrefix (OAI-PMH.xsd metadataPrefixType); setSpecType's is SET_SPEC. */
 const METADATA_PREFIX = /^[A-Za-z0-9\-_.!~*'()]+$/;
-const SET_SPEC = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
 
 export interface Selection {
   /** Inclusive bounds, as the source takes them. */

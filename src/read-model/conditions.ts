@@ -70,6 +70,15 @@ export function tagOf(value: string | number): string {
   return `|${String(value).replaceAll('%', '%25').replaceAll('|', '%7C')}|`;
 }
 
+/** The values tags hold, in order: `|6e|a%7Cb%25|` → `6e`, `a|b%` (tagOf undone). */
+export function valuesOfTags(tags: string): string[] {
+  if (tags === '') return [];
+  return tags
+    .slice(1, -1)
+    .split('|')
+    .map((value) => value.replaceAll('%7C', '|').replaceAll('%25', '%'));
+}
+
 /** The values of a column filter naming one value or a list (`in`); undefined for any other form. */
 function filterValues(filter: unknown): (string | number)[] | undefined {
   let values: unknown = [filter];

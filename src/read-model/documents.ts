@@ -8,9 +8,8 @@
  * What a page needs depends on the fields asked for (`DocumentParts`): a light list needs the
  * rights facts only, a Ref its categories, `format=full` everything.
  */
-import { provider } from '../db/client.ts';
 import type { Sql, Statement } from './dialect.ts';
-import { boolean, date, json, read, sql } from './rows.ts';
+import { boolean, byShape, date, json, read, sql } from './rows.ts';
 
 /** The facts about a resource that its rights depend on (src/modules/resources/resources.policy.ts). */
 export interface RightsFacts {
@@ -243,17 +242,12 @@ function keyedStatement(key: KeyKind, parts: DocumentParts): Statement {
   return q.statement(`SELECT ${columns} FROM "Resource" r WHERE ${where}`);
 }
 
-/** Statements are built once per shape and database. */
-const statements = new Map<string, Statement>();
-function statementFor(key: KeyKind, parts: DocumentParts): Statement {
-  const id = `${provider}:${key}:${parts.detail ? 'd' : ''}${parts.links ? 'l' : ''}${parts.people ? 'p' : ''}${parts.groups ? 'g' : ''}${parts.targets ? 't' : ''}${parts.withoutRelationFacts ? '-' : ''}`;
-  let built = statements.get(id);
-  if (!built) {
-    built = keyedStatement(key, parts);
-    statements.set(id, built);
-  }
-  return built;
-}
+/** Built once per key kind, parts and database. */
+const statementFor = byShape(
+  ({ key, parts }: { key: KeyKind; parts: DocumentParts }) =>
+    `${key}:${parts.detail ? 'd' : ''}${parts.links ? 'l' : ''}${parts.people ? 'p' : ''}${parts.groups ? 'g' : ''}${parts.targets ? 't' : ''}${parts.withoutRelationFacts ? '-' : ''}`,
+  ({ key, parts }) => keyedStatement(key, parts),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Rows to documents
@@ -447,11 +441,11 @@ export async function loadDocument(
 ): Promise<ResourceDocument | null> {
   const prefix = `${baseId}/`;
   let rows: ResourceDocument[];
-  if ('oid' in key) rows = await run(statementFor('oid', parts), { key: key.oid, prefix });
-  else if ('cle' in key) rows = await run(statementFor('cle', parts), { key: key.cle, prefix });
+  if ('oid' in key) rows = await run(statementFor({ key: 'oid', parts }), { key: key.oid, prefix });
+  else if ('cle' in key) rows = await run(statementFor({ key: 'cle', parts }), { key: key.cle, prefix });
   else {
     const { origine, idOrigine } = key.origine_idOrigine;
-    rows = await run(statementFor('origin', parts), { key: origine, idOrigine, prefix });
+    rows = await run(statementFor({ key: 'origin', parts }), { key: origine, idOrigine, prefix });
   }
   return rows[0] ?? null;
 }
@@ -463,7 +457,7 @@ export async function loadDocuments(
   parts: DocumentParts,
 ): Promise<ResourceDocument[]> {
   if (oids.length === 0) return [];
-  const rows = await run(statementFor('oids', parts), { key: oids, prefix: `${baseId}/` });
+  const rows = await run(statementFor({ key: 'oids', parts }), { key: oids, prefix: `${baseId}/` });
   const byOid = new Map(rows.map((row) => [row.oid, row]));
   return oids.flatMap((oid) => byOid.get(oid) ?? []);
 }

@@ -9,8 +9,10 @@
  * while it is exposed: a deleted record keeps the sets it was last in, so a harvest of a set is
  * told of the deletions in it.
  */
+
+import { tagOf, valuesOfTags } from './conditions.ts';
 import type { Sql, Statement } from './dialect.ts';
-import { boolean, count as countOf, date, json, read, sql } from './rows.ts';
+import { boolean, byShape, count as countOf, date, json, once, read, sql } from './rows.ts';
 
 /** A set, parsed: its kind and value (`niveau:6e` → level `6e`). */
 export type HarvestSetFilter =
@@ -70,17 +72,6 @@ export interface HarvestRow {
 /** Exposed: what anonymous callers read and searches list (resources.policy.ts `isHarvestable`). */
 const exposed = (r: string) =>
   `${r}."publie" AND ${r}."restriction" = 0 AND ${r}."indexable" AND ${r}."aliasOf" IS NULL`;
-
-/** `|6e|a%7Cb%25|` → `6e`, `a|b%`: the tags' escapes (list_tags migration) undone. */
-function untag(tags: string): string[] {
-  if (tags === '') return [];
-  return tags
-    .slice(1, -1)
-    .split('|')
-    .map((value) => value.replaceAll('%7C', '|').replaceAll('%25', '%'));
-}
-
-const tag = (value: string) => `|${value.replaceAll('%', '%25').replaceAll('|', '%7C')}|`;
 
 function people(q: Sql, table: string): string {
   const { dialect } = q;
@@ -155,11 +146,7 @@ function filterArgs(filter: HarvestFilter): Record<string, unknown> {
     from: filter.from,
     until: filter.until,
     set:
-      set === undefined || !('value' in set)
-        ? undefined
-        : set.kind === 'type'
-          ? set.value
-          : tag(String(set.value)),
+      set === undefined || !('value' in set) ? undefined : set.kind === 'type' ? set.value : tagOf(set.value),
   };
 }
 
@@ -181,13 +168,12 @@ function pageStatement(shape: FilterShape, withMetadata: boolean): Statement {
   );
 }
 
-function recordStatement(): Statement {
-  const q = sql();
+const recordStatement = once((q) => {
   const columns = `${ENTRY_COLUMNS}, ${metadataColumns(q)}`;
   return q.statement(
     `SELECT ${columns} FROM "HarvestEntry" e LEFT JOIN "Resource" r ON r.oid = e.oid AND NOT e.deleted AND ${exposed('r')} WHERE e.oid = ${q.argument('oid', 'int')}`,
   );
-}
+});
 
 function countStatement(shape: FilterShape): Statement {
   const q = sql();
@@ -198,17 +184,14 @@ function countStatement(shape: FilterShape): Statement {
   );
 }
 
-/** Statements are built once per shape and database. */
-const statements = new Map<string, Statement>();
-function kept(key: string, build: () => Statement): Statement {
-  const id = `${sql().dialect.provider}:${key}`;
-  let statement = statements.get(id);
-  if (!statement) {
-    statement = build();
-    statements.set(id, statement);
-  }
-  return statement;
-}
+/** Each statement written once per database and shape. */
+const pageStatementFor = byShape(
+  ({ shape, withMetadata }: { shape: FilterShape; withMetadata: boolean }) =>
+    `${shapeKey(shape)}:${withMetadata ? 'm' : 'h'}`,
+  ({ shape, withMetadata }) => pageStatement(shape, withMetadata),
+);
+const countStatementFor = byShape(shapeKey, countStatement);
+const earliestStatement = once((q) => q.statement('SELECT min(datestamp) AS earliest FROM "HarvestEntry"'));
 
 type Row = Record<string, unknown>;
 
@@ -224,8 +207,8 @@ function toHarvestRow(row: Row, withMetadata: boolean): HarvestRow {
     // gives no metadata, so it is deleted too rather than a record without any.
     deleted: boolean(row.deleted) || (withMetadata && !live),
     type: row.type as string,
-    levels: untag(row.levelTags as string),
-    categories: untag(row.categoryTags as string).map(Number),
+    levels: valuesOfTags(row.levelTags as string),
+    categories: valuesOfTags(row.categoryTags as string).map(Number),
     metadata: live
       ? {
           publie: boolean(row.publie),
@@ -260,9 +243,7 @@ export async function readHarvestPage(
   { after, limit, withMetadata }: { after: number; limit: number; withMetadata: boolean },
 ): Promise<HarvestRow[]> {
   const shape = shapeOf(filter);
-  const statement = kept(`page:${shapeKey(shape)}:${withMetadata ? 'm' : 'h'}`, () =>
-    pageStatement(shape, withMetadata),
-  );
+  const statement = pageStatementFor({ shape, withMetadata });
   const rows = await read<Row>(statement, { ...filterArgs(filter), after, limit });
   return rows.map((row) => toHarvestRow(row, withMetadata));
 }
@@ -270,24 +251,19 @@ export async function readHarvestPage(
 /** How many entries `filter` selects. One statement. */
 export async function countHarvestEntries(filter: HarvestFilter): Promise<number> {
   const shape = shapeOf(filter);
-  const statement = kept(`count:${shapeKey(shape)}`, () => countStatement(shape));
+  const statement = countStatementFor(shape);
   const [row] = await read<{ total: unknown }>(statement, filterArgs(filter));
   return countOf(row!.total);
 }
 
 /** The entry of `oid` with its metadata when live, or null when it was never exposed. One statement. */
 export async function readHarvestRecord(oid: number): Promise<HarvestRow | null> {
-  const [row] = await read<Row>(
-    kept('record', () => recordStatement()),
-    { oid },
-  );
+  const [row] = await read<Row>(recordStatement(), { oid });
   return row ? toHarvestRow(row, true) : null;
 }
 
 /** The oldest datestamp of all entries, or null when there are none. One statement. */
 export async function earliestHarvestDatestamp(): Promise<Date | null> {
-  const [row] = await read<{ earliest: unknown }>(
-    kept('earliest', () => sql().statement('SELECT min(datestamp) AS earliest FROM "HarvestEntry"')),
-  );
+  const [row] = await read<{ earliest: unknown }>(earliestStatement());
   return row?.earliest == null ? null : date(row.earliest);
 }

@@ -25,6 +25,26 @@ export function once(write: (q: Sql) => Statement): () => Statement {
   };
 }
 
+/**
+ * Statements whose text depends on the database and a shape (which filters, which parts): each
+ * written once per database and shape, `shape` naming it.
+ */
+export function byShape<Shape>(
+  name: (shape: Shape) => string,
+  write: (shape: Shape) => Statement,
+): (shape: Shape) => Statement {
+  const written = new Map<string, Statement>();
+  return (shape) => {
+    const id = `${provider}:${name(shape)}`;
+    let statement = written.get(id);
+    if (!statement) {
+      statement = write(shape);
+      written.set(id, statement);
+    }
+    return statement;
+  };
+}
+
 /** The rows of `statement`, run with `args`. */
 export function read<Row>(statement: Statement, args?: Readonly<Record<string, unknown>>): Promise<Row[]> {
   return readRows<Row>(statement.text, statement.bind(args));

@@ -19,12 +19,11 @@ import {
 } from '../../read-model/harvest.ts';
 import { isHarvestable } from '../resources/resources.policy.ts';
 import { CATEGORIES, LEVELS, RESOURCE_TYPES } from '../resources/vocabulary.ts';
+// A value outside the setSpec syntax cannot be a set (a level `a|b` is in none).
+import { SET_SPEC } from './set-spec.ts';
 
 export const DEFAULT_HARVEST_PAGE = 100;
 export const MAX_HARVEST_PAGE = 1000;
-
-/** OAI-PMH's setSpec syntax: a value outside it cannot be a set (a level `a|b` is in none). */
-const SET_SPEC = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
 
 export interface HarvestResourceView
   extends Omit<HarvestMetadata, 'publie' | 'restriction' | 'indexable' | 'aliasOf'> {
