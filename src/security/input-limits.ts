@@ -1,7 +1,8 @@
 /**
  * Input that cannot be valid whatever the operation: nesting deeper than any resource, lists and
- * texts beyond any real use, keys that reach an object's prototype, NUL characters (PostgreSQL
- * refuses them in text, so no database may receive them) and numbers JavaScript cannot hold exactly.
+ * texts beyond any real use, keys that reach an object's prototype, text no database can store
+ * exactly (NUL, lone surrogates: `textFlaw` in src/lib/text.ts) and numbers JavaScript cannot hold
+ * exactly.
  * The same walk checks raw HTTP input (src/http/request-hygiene.ts) and every GraphQL operation's
  * variables and literals (the plugin below, shared by both transports), so such input is refused
  * with a 4xx before any resolver, service or SQL sees it.
@@ -9,6 +10,7 @@
 import { type DocumentNode, visit } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { InvalidInputError } from '../errors.ts';
+import { textFlaw } from '../lib/text.ts';
 
 export interface InputLimits {
   /** Levels of objects and lists, the outermost counting as one. */
@@ -32,7 +34,10 @@ const variablePath = (name: string) => (name === 'input' ? '' : name);
 
 function textProblem(text: string, path: string, limits: InputLimits): string | undefined {
   const where = path || 'texte';
-  if (text.includes('\u0000')) return `${where} : le caractère NUL est interdit`;
+  const flaw = textFlaw(text);
+  if (flaw === 'nul') return `${where} : le caractère NUL est interdit`;
+  if (flaw === 'lone-surrogate')
+    return `${where} : texte Unicode mal formé (demi-caractère de substitution isolé, \\uD800 à \\uDFFF)`;
   if (text.length > limits.maxStringLength)
     return `${where} : texte trop long (au plus ${limits.maxStringLength} caractères)`;
   return undefined;

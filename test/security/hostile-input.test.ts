@@ -333,10 +333,63 @@ describe('NUL characters', () => {
   });
 });
 
+describe('ill-formed Unicode (a lone surrogate: valid JSON, not valid text)', () => {
+  // Written as JSON escapes, the way such text arrives: no UTF-8 byte sequence encodes it.
+  const lone = 'abc\ud800def';
+  const json = (fields: Record<string, unknown>) => JSON.stringify(fields);
+
+  it('refuses it in bodies and JSON queries (400 naming the field), on every database', async () => {
+    const post = (path: string, body: Record<string, unknown>) => () =>
+      app.client().post(path).set(tokenHeaders).set('Content-Type', 'application/json').send(json(body));
+    const refused = await expectRefused(post('/api/ressource', { titre: lone, type: 'url' }), 400);
+    expect(refused.body.error).toMatch(/titre/);
+    await expectRefused(post('/api/ressource', { titre: 'T', type: 'url', resume: 'x\udfffy' }), 400);
+    await expectRefused(post('/api/ressource', { titre: 'T', type: 'url', parametres: { [lone]: 1 } }), 400);
+    await expectRefused(
+      () =>
+        teacher
+          .post('/api/groupe')
+          .set('Content-Type', 'application/json')
+          .send(json({ nom: lone })),
+      400,
+    );
+    await expectRefused(
+      post('/api/personne/add', { origine: 'o', idOrigine: '1', nom: lone, prenom: 'p' }),
+      400,
+    );
+    await expectRefused(
+      () =>
+        app
+          .client()
+          .get('/api/liste')
+          .query({ json: '{"filters":[{"index":"titre","values":["\\ud800"]}]}' }),
+      400,
+    );
+  });
+
+  it('refuses it in GraphQL variables with a typed error naming the field', async () => {
+    const body = await expectTypedError(
+      'mutation ($input: ResourceInput!) { saveResource(input: $input) { __typename } }',
+      { input: { titre: lone, type: 'url' } },
+    );
+    expect(JSON.stringify(body)).toMatch(/titre/);
+    await expectTypedError('query ($nom: String!) { groupByName(nom: $nom) { __typename } }', { nom: lone });
+  });
+
+  it('stores well-formed text exactly, noncharacters and astral characters included', async () => {
+    const titre = `Sonde \uFFFE\uFFFF 😀 \u{10FFFF} e\u0301 \u0001 ${Date.now()}`;
+    const saved = await app.client().post('/api/ressource').set(tokenHeaders).send({ titre, type: 'url' });
+    expect(saved.status, saved.text).toBe(200);
+    const read = await app.client().get(`/api/ressource/${saved.body.oid}`).set(tokenHeaders);
+    expect(read.body.titre).toBe(titre);
+  });
+});
+
 describe('what a lab answers', () => {
-  it('a lab naming its user with a NUL or an absurd name gets a 502, and nobody is stored', async () => {
+  it('a lab naming its user with a NUL or an absurd name a lone surrogate or an absurd name gets a 502, and nobody is stored', async () => {
     for (const user of [
       { oid: 'nul', nom: 'a\u0000b', prenom: 'P', type: 1 },
+      { oid: 'lone', nom: 'a\ud800b', prenom: 'P', type: 1 },
       { oid: 'long', nom: 'n'.repeat(5000), prenom: 'P', type: 1 },
       { oid: 'x'.repeat(2000), nom: 'N', prenom: 'P', type: 1 },
     ]) {

@@ -6,13 +6,14 @@ import { z } from 'zod';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Context } from '../../context.ts';
 import { InvalidInputError, LabLoginRejectedError, LabNotAllowedError, UpstreamError } from '../../errors.ts';
+import { textFlaw } from '../../lib/text.ts';
 import { upsertFromLab } from '../persons/persons.service.ts';
 
-/** Text a lab sends about its user: stored as is, so it must fit any database (no NUL). */
+/** Text a lab sends about its user: stored as is, so it must fit any database (`textFlaw`). */
 const labText = z
   .string()
   .max(1000)
-  .refine((text) => !text.includes('\u0000'));
+  .refine((text) => textFlaw(text) === undefined);
 
 const labAnswer = z.union([
   z.object({
