@@ -5,6 +5,7 @@
  * resource, as the REST layer reads a posted one and by the rules the resource service saves with
  * (parseResourceInput), so that an import accepts exactly what the API accepts. A record that fails is a problem to report, not an error.
  */
+import { textFlawIn } from '../lib/text.ts';
 import { checkGroupName } from '../modules/groups/groups.service.ts';
 import { type ParsedResourceInput, parseResourceInput } from '../modules/resources/resource-input.ts';
 import { ridOf } from '../modules/resources/resources.repository.ts';
@@ -103,7 +104,25 @@ function checkHeader(value: unknown, line: number, baseId: string) {
   }
 }
 
+const FLAWS = {
+  nul: 'a NUL character, which no database stores',
+  'lone-surrogate':
+    'ill-formed Unicode (a lone surrogate, \\uD800 to \\uDFFF), which no database stores exactly',
+};
+
+/**
+ * Why a record holds text the service refuses from any client (src/lib/text.ts), naming the field,
+ * or undefined: checked before its schema, so the record is skipped with the reason instead of a
+ * database error at write time.
+ */
+function textProblem(value: unknown, key: string): Checked<never> | undefined {
+  const found = textFlawIn(value);
+  return found && { problem: { id: idOf(value, key), message: `${found.path}: ${FLAWS[found.flaw]}` } };
+}
+
 export function checkPerson(value: unknown): Checked<PersonRecord> {
+  const flawed = textProblem(value, 'pid');
+  if (flawed) return flawed;
   const parsed = personSchema.safeParse(value);
   if (!parsed.success) {
     return { problem: { id: idOf(value, 'pid'), message: describeIssues(parsed.error).join('; ') } };
@@ -112,6 +131,8 @@ export function checkPerson(value: unknown): Checked<PersonRecord> {
 }
 
 export function checkGroup(value: unknown): Checked<ValidGroup> {
+  const flawed = textProblem(value, 'nom');
+  if (flawed) return flawed;
   const parsed = groupSchema.safeParse(value);
   if (!parsed.success) {
     return { problem: { id: idOf(value, 'nom'), message: describeIssues(parsed.error).join('; ') } };
@@ -133,6 +154,8 @@ export function checkResource(
   value: unknown,
   baseId: string,
 ): Checked<{ candidate: Candidate; warnings: string[] }> {
+  const flawed = textProblem(value, 'oid');
+  if (flawed) return flawed;
   const managed = resourceManagedSchema.safeParse(value);
   if (!managed.success) {
     return { problem: { id: idOf(value, 'oid'), message: describeIssues(managed.error).join('; ') } };

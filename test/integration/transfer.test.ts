@@ -372,6 +372,45 @@ describe('refusals and the dry run', () => {
     expect(await db.person.findUnique({ where: { pid: 'x/1' } })).toBeNull();
   });
 
+  it('skips records whose text no database can store exactly (NUL, lone surrogate), naming the field, and stores any other text as it is', async () => {
+    const flawed = join(folder, 'flawed-text.jsonl');
+    const header = { format: 'resource-repository-transfer', version: 1, baseId: BASE_ID };
+    const resource = (oid: number, fields: Record<string, unknown>) => ({
+      ressource: { oid, rid: `repo/${oid}`, type: 'url', titre: `Texte ${oid}`, ...fields },
+    });
+    const exact = `Sonde \uFFFE\uFFFF 😀 \u0001 e\u0301`;
+    // JSON.stringify writes a lone surrogate as its escape, the way such a file holds one.
+    const records = [
+      { personne: { oid: 77_101, pid: 'texte/1', nom: 'a\ud800b', prenom: 'P' } },
+      { personne: { oid: 77_102, pid: 'texte/2', nom: 'N', prenom: 'a\u0000b' } },
+      { groupe: { oid: 7_701, nom: 'Groupe \udc00' } },
+      resource(97_001, { titre: 'a\ud800b' }),
+      resource(97_002, { parametres: { 'cl\udfff': 1 } }),
+      resource(97_003, {
+        type: 'arbre',
+        enfants: [{ titre: 'x\u0000', type: 'url', aliasOf: 'repo/97004' }],
+      }),
+      resource(97_004, { titre: exact, resume: exact }),
+    ];
+    writeFileSync(flawed, `${[header, ...records].map((record) => JSON.stringify(record)).join('\n')}\n`);
+    const report = await importFile(flawed, options);
+    expect(report.persons.skipped).toBe(2);
+    expect(report.groups.skipped).toBe(1);
+    expect(report.resources).toMatchObject({ created: 1, skipped: 3 });
+    const problems = report.skipped.map(({ id, message }) => `${id}: ${message}`);
+    expect(problems).toEqual([
+      expect.stringMatching(/^texte\/1: nom: .*lone surrogate/),
+      expect.stringMatching(/^texte\/2: prenom: .*NUL/),
+      expect.stringMatching(/^Groupe .*: nom: .*lone surrogate/),
+      expect.stringMatching(/^97001: titre: .*lone surrogate/),
+      expect.stringMatching(/^97002: parametres\.cl.*: .*lone surrogate/),
+      expect.stringMatching(/^97003: enfants\[0\]\.titre: .*NUL/),
+    ]);
+    expect(await db.person.count({ where: { pid: { startsWith: 'texte/' } } })).toBe(0);
+    const stored = await app.client().get('/api/ressource/97004').set(tokenHeaders);
+    expect(stored.body).toMatchObject({ titre: exact, resume: exact });
+  });
+
   it('counts what a dry run would do and writes nothing', async () => {
     const small = join(folder, 'small.jsonl');
     await writeGeneratedExport(small, {
