@@ -119,10 +119,12 @@ describe('GET /api/createAlias/:baseId/:oid of a peer’s resource', () => {
     }
   });
 
-  it('answers 502 and stores nothing when the peer serves what no database should store (NUL, absurd shapes)', async () => {
+  it('answers 502 and stores nothing when the peer serves what no database should store (NUL, lone surrogates, absurd shapes)', async () => {
     const teacher = await logIn(app, lab);
     for (const fields of [
       { titre: 'Titre\u0000caché' },
+      { titre: 'Titre\ud800caché' },
+      { parametres: { 'cl\udc00': 'x' } },
       { parametres: { ['__proto__']: { polluted: true } } },
       { parametres: { deep: JSON.parse(`${'{"a":'.repeat(100)}1${'}'.repeat(100)}`) } },
     ]) {
