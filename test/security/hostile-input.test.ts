@@ -374,6 +374,9 @@ describe('ill-formed Unicode (a lone surrogate: valid JSON, not valid text)', ()
     );
     expect(JSON.stringify(body)).toMatch(/titre/);
     await expectTypedError('query ($nom: String!) { groupByName(nom: $nom) { __typename } }', { nom: lone });
+    // In a literal: as a GraphQL escape, and as the character itself (a JSON escape in the body).
+    await expectTypedError('{ groupByName(nom: "abc\\ud800def") { __typename } }');
+    await expectTypedError(`{ groupByName(nom: "${lone}") { __typename } }`);
   });
 
   it('stores well-formed text exactly, noncharacters and astral characters included', async () => {
