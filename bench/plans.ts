@@ -4,21 +4,23 @@
  * `npm run seed:bench` first). For each request, the plan of the page query and of the count,
  * flagging a full scan of the resource table.
  *
- *   DATABASE_URL=…   default file:./data/bench/v2-100000.db, else v2-10000
+ *   DATABASE_URL=…   default: the largest database `npm run seed:bench` wrote (100000, else 10000
+ *                    resources) of BENCH_DATABASE (sqlite, the default, or postgresql), named as
+ *                    bench/databases.ts names them (data/bench/v<seed version>-<size>.db on SQLite)
  */
-import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import request from 'supertest';
 import { db, onStatement, provider } from '../src/db/client.ts';
-import { sqlitePath } from '../src/db/database-url.ts';
+import { redact, sqlitePath } from '../src/db/database-url.ts';
 import { BENCH_TOKEN, benchApp } from './app.ts';
+import { type BenchProvider, seededBenchDatabase } from './databases.ts';
 
-const fallback = ['file:./data/bench/v2-100000.db', 'file:./data/bench/v2-10000.db'].find((url) =>
-  existsSync(url.slice('file:'.length)),
-);
-const databaseUrl = process.env.DATABASE_URL ?? fallback;
+const databaseUrl =
+  process.env.DATABASE_URL ??
+  (await seededBenchDatabase((process.env.BENCH_DATABASE ?? 'sqlite') as BenchProvider, [100_000, 10_000]));
 if (!databaseUrl) throw new Error('No benchmark database: run npm run bench (or npm run seed:bench) first');
+console.log(`plans of ${redact(databaseUrl)}`);
 const { app, close } = await benchApp(databaseUrl);
 
 /** Values that exist in the seeded data, so that each plan reads something. */
