@@ -103,6 +103,13 @@ async function main(): Promise<void> {
   });
   const url = listeningUrl(config.host, port);
   logger.info({ url, port, host: config.host, baseId: config.baseId, pid: process.pid }, 'serving');
+  if (config.devLogin) {
+    // Whoever reads the start-up log should know that anyone it answers can log in as anyone.
+    logger.warn(
+      { devLogin: config.devLoginAllowRemote ? 'remote' : 'loopback' },
+      `development login on: ${config.devLoginAllowRemote ? 'anyone who reaches the service (devLoginAllowRemote)' : 'anyone on this machine (loopback callers; others are refused)'} can log in as any person with POST /api/dev/connexion or GraphQL devLogin; turn it off (devLogin, DEV_LOGIN) outside development`,
+    );
+  }
   const linked = linkedLocalPort(served.baseUrl);
   if (linked !== undefined && linked !== port) {
     // The service's own links (logoutUrl, tree links, /api/baseId) are built from baseUrl.
