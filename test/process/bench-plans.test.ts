@@ -35,5 +35,26 @@ it('finds the database seed:bench wrote and plans every request on it', async ()
   });
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout).toContain(`plans of file:./${seeded}`);
-  expect(run.stdout).toMatch(/\n\d+ requests, \d+ statements with a full scan of Resource\n$/);
+  // Each request's page and count, each with its plan, for both callers.
+  for (const caller of ['anonymous', 'token']) {
+    for (const statement of ['page', 'count']) {
+      expect(run.stdout, `${caller} ${statement}`).toMatch(
+        new RegExp(`\\n## type \\(${caller}\\) ${statement}[^\\n]*\\n {3}\\S`),
+      );
+    }
+  }
+  // Every request's page is planned (its count too, unless the same filters' total is kept).
+  const [, requests] = /\n(\d+) requests, \d+ of their \d+ statements with a full scan of Resource\n$/.exec(
+    run.stdout,
+  ) ?? [undefined, '0'];
+  const pages = new Set([...run.stdout.matchAll(/\n## (.+) page/g)].map((match) => match[1]));
+  expect(pages.size).toBe(Number(requests));
+  // A full scan of the resource table is flagged, whatever alias the statement gives the table.
+  for (const section of run.stdout.split('\n## ').slice(1)) {
+    const [heading, ...plan] = section.split('\n');
+    const scans = plan.some((line) =>
+      /^ {3}(SCAN (main\.)?(r|Resource)$|.*Seq Scan on "Resource"( r)? )/.test(line),
+    );
+    expect(heading!.endsWith('<-- full scan'), section).toBe(scans);
+  }
 });
