@@ -42,11 +42,39 @@ async function withServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T
   }
 }
 
+/** The SQLite file of the seeded database of `size` resources, relative to the working directory. */
+export const sqliteBenchFile = (size: number) => `data/bench/v${SEED_VERSION}-${size}.db`;
+
+/** The PostgreSQL database of the seeded database of `size` resources. */
+const postgresBenchName = (size: number) => `rrs_bench_v${SEED_VERSION}_${size}`;
+
+/**
+ * The URL of the first of `sizes` already seeded, without seeding anything (the scripts that only
+ * read a seeded database, such as `npm run bench:plans`); undefined when none is.
+ */
+export async function seededBenchDatabase(
+  provider: BenchProvider,
+  sizes: readonly number[],
+): Promise<string | undefined> {
+  if (provider === 'sqlite') {
+    const file = sizes.map(sqliteBenchFile).find((candidate) => existsSync(candidate));
+    return file && `file:./${file}`;
+  }
+  const names = sizes.map(postgresBenchName);
+  const existing = await withServer(async (client) =>
+    (await client.query('SELECT datname FROM pg_database WHERE datname = ANY($1)', [names])).rows.map(
+      (row: { datname: string }) => row.datname,
+    ),
+  );
+  const name = names.find((candidate) => existing.includes(candidate));
+  return name && postgresUrl(name);
+}
+
 /** The URL of the seeded database of `size` resources, seeding it first if needed. */
 export async function benchDatabase(provider: BenchProvider, size: number): Promise<string> {
   if (provider === 'sqlite') {
     mkdirSync('data/bench', { recursive: true });
-    const file = `data/bench/v${SEED_VERSION}-${size}.db`;
+    const file = sqliteBenchFile(size);
     if (!existsSync(file)) {
       const partial = `${file}.seeding`;
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
@@ -62,7 +90,7 @@ export async function benchDatabase(provider: BenchProvider, size: number): Prom
     }
     return `file:./${file}`;
   }
-  const name = `rrs_bench_v${SEED_VERSION}_${size}`;
+  const name = postgresBenchName(size);
   const exists = await withServer(
     async (client) => (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount,
   );

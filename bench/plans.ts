@@ -4,22 +4,25 @@
  * `npm run seed:bench` first). For each request, the plan of the page query and of the count,
  * flagging a full scan of the resource table.
  *
- *   DATABASE_URL=…   default file:./data/bench/v2-100000.db, else v2-10000
+ *   DATABASE_URL=…   default: the largest database `npm run seed:bench` wrote (100000, else 10000
+ *                    resources) of BENCH_DATABASE (sqlite, the default, or postgresql), named as
+ *                    bench/databases.ts names them (data/bench/v<seed version>-<size>.db on SQLite)
  */
-import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import request from 'supertest';
 import { db, onStatement, provider } from '../src/db/client.ts';
-import { sqlitePath } from '../src/db/database-url.ts';
+import { redact, sqlitePath } from '../src/db/database-url.ts';
 import { BENCH_TOKEN, benchApp } from './app.ts';
+import { type BenchProvider, seededBenchDatabase } from './databases.ts';
 
-const fallback = ['file:./data/bench/v2-100000.db', 'file:./data/bench/v2-10000.db'].find((url) =>
-  existsSync(url.slice('file:'.length)),
-);
-const databaseUrl = process.env.DATABASE_URL ?? fallback;
+const databaseUrl =
+  process.env.DATABASE_URL ??
+  (await seededBenchDatabase((process.env.BENCH_DATABASE ?? 'sqlite') as BenchProvider, [100_000, 10_000]));
 if (!databaseUrl) throw new Error('No benchmark database: run npm run bench (or npm run seed:bench) first');
-const { app, close } = await benchApp(databaseUrl);
+console.log(`plans of ${redact(databaseUrl)}`);
+// Statements are announced to onStatement only when asked.
+const { app, close } = await benchApp(databaseUrl, { announceStatements: true });
 
 /** Values that exist in the seeded data, so that each plan reads something. */
 const [contributor, readerGroup] = await Promise.all([
@@ -88,9 +91,10 @@ if (provider === 'sqlite') {
  * in order (ordering with a limit) is not one.
  */
 const fullScan = (plan: string[]) =>
-  plan.some((line) => /^SCAN (main\.)?Resource$|Seq Scan on "Resource"/.test(line.trim()));
+  plan.some((line) => /^SCAN (main\.)?(r|Resource)$|Seq Scan on "Resource"( r)? /.test(line.trim()));
 
 let scans = 0;
+let planned = 0;
 for (const [label, query] of cases) {
   for (const caller of ['anonymous', 'token'] as const) {
     const statements: { sql: string; params: unknown[] }[] = [];
@@ -102,21 +106,27 @@ for (const [label, query] of cases) {
     if (response.status !== 200)
       throw new Error(`${label}: ${response.status} ${JSON.stringify(response.body)}`);
     // The page and the count: the statements reading the resource table or the word index first.
-    const main = statements.filter(
-      ({ sql }) =>
-        /COUNT/.test(sql) || /^SELECT .* FROM [`"]?(main[`"]?\.)?[`"]?Resource(Word)?[`"]? .*LIMIT/.test(sql),
-    );
+    const isCount = (sql: string) => /^SELECT count\(\*\)/i.test(sql);
+    const main = statements
+      .map(({ sql, params }) => ({ sql: sql.replace(/^\/\* prepared \*\/ /, ''), params }))
+      .filter(
+        ({ sql }) =>
+          isCount(sql) || /^SELECT .* FROM [`"]?(main[`"]?\.)?[`"]?Resource(Word)?[`"]? .*LIMIT/s.test(sql),
+      );
     for (const { sql, params } of main.slice(0, 2)) {
       const plan = await explain(sql, params);
       const scan = fullScan(plan);
       if (scan) scans += 1;
+      planned += 1;
       console.log(
-        `\n## ${label} (${caller}) ${/COUNT/.test(sql) ? 'count' : 'page'}${scan ? '  <-- full scan' : ''}`,
+        `\n## ${label} (${caller}) ${isCount(sql) ? 'count' : 'page'}${scan ? '  <-- full scan' : ''}`,
       );
       for (const line of plan.slice(0, 8)) console.log(`   ${line}`);
     }
   }
 }
-console.log(`\n${cases.length * 2} requests, ${scans} statements with a full scan of Resource`);
+console.log(
+  `\n${cases.length * 2} requests, ${scans} of their ${planned} statements with a full scan of Resource`,
+);
 await close();
 process.exit(0);

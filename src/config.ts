@@ -59,7 +59,8 @@ export const configSchema = z
       .string()
       .min(1)
       .regex(/^[^/\s]+$/, 'must not contain "/" or spaces'),
-    baseUrl,
+    /** Absent: the address the service listens on (`listeningUrl`), once it listens. */
+    baseUrl: baseUrl.optional(),
     labs: z.array(z.object({ baseId: z.string().min(1), baseUrl, name: z.string().optional() })).default([]),
     peers: z
       .array(z.object({ baseId: z.string().min(1), baseUrl, apiToken: z.string().min(1).optional() }))
@@ -276,7 +277,19 @@ export const configSchema = z
     }
   });
 
-export type Config = Readonly<z.infer<typeof configSchema>>;
+type ParsedConfig = z.infer<typeof configSchema>;
+
+export type Config = Readonly<
+  Omit<ParsedConfig, 'baseUrl'> & {
+    /** The public address of the service, ending with `/`: its own links are built from it. */
+    baseUrl: string;
+    /**
+     * baseUrl was not configured: it is the address the service listens on, so that a newcomer who
+     * sets only PORT gets links that open (server.ts sets the port once known, PORT=0 included).
+     */
+    baseUrlFollowsListening: boolean;
+  }
+>;
 export type ConfigInput = z.input<typeof configSchema>;
 
 export class ConfigError extends Error {
@@ -360,7 +373,29 @@ export function parseConfig(input: unknown, fromEnvironment: EnvironmentValues =
   if (!result.success || problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
-  return Object.freeze(result.data);
+  const { baseUrl, ...settings } = result.data;
+  return Object.freeze({
+    ...settings,
+    baseUrl: baseUrl ?? listeningUrl(settings.host, settings.port),
+    baseUrlFollowsListening: baseUrl === undefined,
+  });
+}
+
+/** The host to open in a browser: the one listened on, or localhost when it is every interface. */
+function openableHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The address of a service listening on `host` (every interface when absent) and `port`. */
+export function listeningUrl(host: string | undefined, port: number): string {
+  return `http://${openableHost(host)}:${port}/`;
+}
+
+/** The configuration once the service listens on `port`: a baseUrl that follows it names it. */
+export function listeningOn(config: Config, port: number): Config {
+  if (!config.baseUrlFollowsListening || port === config.port) return config;
+  return Object.freeze({ ...config, baseUrl: listeningUrl(config.host, port) });
 }
 
 /** An environment variable that overrides one setting of the file. */

@@ -5,10 +5,16 @@
  * In production this runs compiled, as `node dist/server.js` (`npm start` execs it), so signals
  * reach this process and no wrapper in between.
  */
-import { createServer } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { createApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, listeningOn, listeningUrl, loadConfig } from './config.ts';
 import { closeDatabase, openDatabase } from './db/client.ts';
 import { contentChanges } from './db/content-changes.ts';
 import { redact } from './db/database-url.ts';
@@ -66,10 +72,56 @@ async function main(): Promise<void> {
   await contentChanges.listen({ logger, databaseUrl: config.databaseUrl });
   // Before listening: a search must never read an index written by other rules.
   await rebuildStaleSearchIndex(logger);
-  const { app, services, close } = await createApp(config, { logger });
+  // Listening before the app exists: with PORT=0 the port, which a baseUrl that follows the
+  // listening address names, is known only then. Requests that arrive meanwhile wait for the app.
+  const waiting: [IncomingMessage, ServerResponse][] = [];
+  let handle: RequestListener = (req, res) => {
+    waiting.push([req, res]);
+  };
+  const server = createServer((req, res) => handle(req, res));
+  const port = await listen(server, config, logger);
+  const served = listeningOn(config, port);
+  const { app, services, close } = await createApp(served, { logger });
   const outboxWorker = startOutboxWorker(services);
+  handle = app;
+  for (const [req, res] of waiting.splice(0)) app(req, res);
 
-  const server = createServer(app);
+  starting();
+  stopGracefullyOnSignals({
+    server,
+    logger,
+    graceMs: config.lifecycle.shutdownGraceMs,
+    // Event streams never finish by themselves: ended here, so they do not hold the drain.
+    beforeDrain: async () => {
+      await Promise.all([outboxWorker.stop(), services.subscriptions.close()]);
+    },
+    afterDrain: async () => {
+      await close();
+      await contentChanges.stop();
+      await closeDatabase();
+    },
+  });
+  const url = listeningUrl(config.host, port);
+  logger.info({ url, port, host: config.host, baseId: config.baseId, pid: process.pid }, 'serving');
+  if (config.devLogin) {
+    // Whoever reads the start-up log should know that anyone it answers can log in as anyone.
+    logger.warn(
+      { devLogin: config.devLoginAllowRemote ? 'remote' : 'loopback' },
+      `development login on: ${config.devLoginAllowRemote ? 'anyone who reaches the service (devLoginAllowRemote)' : 'anyone on this machine (loopback callers; others are refused)'} can log in as any person with POST /api/dev/connexion or GraphQL devLogin; turn it off (devLogin, DEV_LOGIN) outside development`,
+    );
+  }
+  const linked = linkedLocalPort(served.baseUrl);
+  if (linked !== undefined && linked !== port) {
+    // The service's own links (logoutUrl, tree links, /api/baseId) are built from baseUrl.
+    logger.warn(
+      { baseUrl: served.baseUrl, port },
+      `baseUrl ${served.baseUrl} names port ${linked} of this machine, but the service listens on port ${port}: its links will point there; set BASE_URL (or "baseUrl" in the configuration file) to match, or leave it unset to follow the port`,
+    );
+  }
+}
+
+/** Listens where the configuration says; the port listened on, or the process ends saying why. */
+function listen(server: Server, config: Config, logger: Logger): Promise<number> {
   server.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
       // A condition of the machine, not a fault of the service: what to do, without a stack.
@@ -85,34 +137,11 @@ async function main(): Promise<void> {
     }
     process.exit(1);
   });
-  server.listen({ port: config.port, host: config.host }, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    starting();
-    stopGracefullyOnSignals({
-      server,
-      logger,
-      graceMs: config.lifecycle.shutdownGraceMs,
-      // Event streams never finish by themselves: ended here, so they do not hold the drain.
-      beforeDrain: async () => {
-        await Promise.all([outboxWorker.stop(), services.subscriptions.close()]);
-      },
-      afterDrain: async () => {
-        await close();
-        await contentChanges.stop();
-        await closeDatabase();
-      },
+  return new Promise((resolve) => {
+    server.listen({ port: config.port, host: config.host }, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : config.port);
     });
-    const url = `http://${openableHost(config.host)}:${port}/`;
-    logger.info({ url, port, host: config.host, baseId: config.baseId, pid: process.pid }, 'serving');
-    const linked = linkedLocalPort(config.baseUrl);
-    if (linked !== undefined && linked !== port) {
-      // The service's own links (logoutUrl, tree links, /api/baseId) are built from baseUrl.
-      logger.warn(
-        { baseUrl: config.baseUrl, port },
-        `baseUrl ${config.baseUrl} names port ${linked} of this machine, but the service listens on port ${port}: its links will point there; set BASE_URL (or "baseUrl" in the configuration file) to match`,
-      );
-    }
   });
 }
 
@@ -121,12 +150,6 @@ function linkedLocalPort(baseUrl: string): number | undefined {
   const { hostname, port, protocol } = new URL(baseUrl);
   if (!['localhost', '127.0.0.1', '[::1]'].includes(hostname)) return undefined;
   return port ? Number(port) : protocol === 'https:' ? 443 : 80;
-}
-
-/** The host to open in a browser: the one listened on, or localhost when it is every interface. */
-function openableHost(host: string | undefined): string {
-  if (!host || host === '0.0.0.0' || host === '::') return 'localhost';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 main().catch((error) => {

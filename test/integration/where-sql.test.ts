@@ -10,7 +10,11 @@ import type { Context } from '../../src/context.ts';
 import { db, type Prisma } from '../../src/db/client.ts';
 import { filterCondition, INDEXES } from '../../src/modules/lists/filters.ts';
 import { searchTerms, termCondition } from '../../src/modules/lists/fulltext.ts';
-import { type RightsSubject, readableWhere } from '../../src/modules/resources/resources.policy.ts';
+import {
+  type RightsSubject,
+  readableWhere,
+  searchableWhere,
+} from '../../src/modules/resources/resources.policy.ts';
 import { wordRows } from '../../src/modules/resources/resources.repository.ts';
 import type { Permission } from '../../src/permissions.ts';
 import { UntranslatableCondition, whereSql } from '../../src/read-model/conditions.ts';
@@ -88,6 +92,7 @@ beforeAll(async () => {
       cle: next(5) === 0 ? `key-${i}` : null,
       resume: PHRASES[next(PHRASES.length)]!,
       description: PHRASES[next(PHRASES.length)]!,
+      indexable: next(5) > 0,
     })),
   });
   oids = (await db.resource.findMany({ select: { oid: true }, orderBy: { oid: 'asc' } })).map((r) => r.oid);
@@ -233,13 +238,22 @@ describe('list conditions in SQL', () => {
     expect(nonEmpty / cases).toBeGreaterThan(0.6);
   });
 
-  it('select what Prisma selects for every kind of caller', async () => {
+  it('select what Prisma selects for every kind of caller, reading and searching', async () => {
     for (const subject of subjects()) {
-      const where = readableWhere(subject);
-      const expected = await prismaOids(where, 'oid', 'asc');
-      expect(expected.length).toBeGreaterThan(0);
-      expect(await sqlOids(where, 'oid', 'asc')).toEqual(expected);
+      const searchable = searchableWhere(subject.viewer);
+      for (const where of [
+        readableWhere(subject),
+        searchable,
+        { AND: [readableWhere(subject), searchable] },
+      ]) {
+        const expected = await prismaOids(where, 'oid', 'asc');
+        expect(expected.length).toBeGreaterThan(0);
+        expect(await sqlOids(where, 'oid', 'asc')).toEqual(expected);
+        expect(await countResources(where)).toBe(expected.length);
+      }
     }
+    // The corpus holds resources that are not indexable, some of them a caller's own.
+    expect(await db.resource.count({ where: { indexable: false } })).toBeGreaterThan(0);
   });
 
   it('agree on combinations of filters, callers, orders and full-text words (property)', async () => {
@@ -259,7 +273,8 @@ describe('list conditions in SQL', () => {
             const pick = (seed >> i) % 3 === 0 ? null : samples.filter((_, j) => (seed >> (i + j)) % 2 === 0);
             conditions.push(await filterCondition(context, index, pick));
           }
-          conditions.push(readableWhere(subjects()[subjectIndex]!));
+          const subject = subjects()[subjectIndex]!;
+          conditions.push(readableWhere(subject), searchableWhere(subject.viewer));
           const terms = searchTerms(queries.join(' '));
           const filters = { AND: [...conditions] };
           conditions.push(...terms.map(termCondition));

@@ -42,4 +42,37 @@ describe('devLogin and NODE_ENV', () => {
     expect(response.headers.get('set-cookie')).toMatch(/^connect\.sid=/);
     expect(await server.stop()).toBe(0);
   });
+
+  it('says at start that it is on, and for whom: callers on this machine, or any when remote is allowed', async () => {
+    const start = (env: Record<string, string>) =>
+      startServer({
+        CONFIG_FILE: configFile(settings),
+        NODE_ENV: 'development',
+        DATABASE_URL: process.env.DATABASE_URL as string,
+        ...env,
+      });
+    const announced = (server: ReturnType<typeof start>) =>
+      server.waitForLog((line) => line.devLogin !== undefined, 10_000);
+
+    const loopback = start({ DEV_LOGIN: '1' });
+    await loopback.serving;
+    const local = await announced(loopback);
+    expect(local).toMatchObject({ level: 40, devLogin: 'loopback' });
+    expect(local.msg).toMatch(/development login on: anyone on this machine .*as any person/);
+    expect(local.msg).toContain('/api/dev/connexion');
+    expect(await loopback.stop()).toBe(0);
+
+    const remote = start({ DEV_LOGIN: '1', DEV_LOGIN_ALLOW_REMOTE: '1' });
+    await remote.serving;
+    const anywhere = await announced(remote);
+    expect(anywhere).toMatchObject({ level: 40, devLogin: 'remote' });
+    expect(anywhere.msg).toMatch(/development login on: anyone who reaches the service .*as any person/);
+    expect(await remote.stop()).toBe(0);
+
+    // Off, nothing is said: the line is there only when someone may log in that way.
+    const off = start({});
+    await off.serving;
+    expect(await off.stop()).toBe(0);
+    expect(off.logLines().filter((line) => line.devLogin !== undefined)).toEqual([]);
+  });
 });

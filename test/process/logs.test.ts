@@ -6,7 +6,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase } from '../setup/test-databases.ts';
+import type { TestApp } from '../support/app.ts';
 import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
+import { graphiqlTabs, tabOperation } from '../support/graphiql-tabs.ts';
 import { configFile, type LogLine, type ServerProcess, startServer } from '../support/server-process.ts';
 
 const TOKEN = 'logs-api-token-0123456789';
@@ -114,4 +116,41 @@ it('writes only JSON lines, one short line per request with its operation and ki
   expect(parsed.some((line) => line.component === 'prisma' && /Unique constraint/i.test(line.msg))).toBe(
     true,
   );
+});
+
+it('writes only JSON lines where a newcomer runs it (no NODE_ENV): the session reads of anonymous and token callers included', async () => {
+  // `npm start` on a fresh clone: NODE_ENV unset, which development stands for here.
+  const newcomer = startServer({
+    CONFIG_FILE: configFile({ baseId: 'logsdev', listeMax: 100, apiTokens: [TOKEN] }),
+    DATABASE_URL: url,
+    NODE_ENV: 'development',
+  });
+  const address = `http://127.0.0.1:${await newcomer.serving}`;
+  const client = () => request(address);
+  // GraphiQL's first tab, run as a browser opening it runs it.
+  const [firstTab] = await graphiqlTabs({ client } as unknown as TestApp);
+  expect(tabOperation(firstTab!)).toBe('CurrentSession');
+  const tab = await client()
+    .post('/graphql')
+    .set('X-Request-Id', 'first-tab')
+    .send({ query: firstTab!.query, variables: JSON.parse(firstTab!.variables || '{}') });
+  expect(tab.body.errors).toBeUndefined();
+  for (const [id, headers] of [
+    ['me-anonymous', {}],
+    ['me-token', { 'X-ApiToken': TOKEN }],
+  ] as const) {
+    const me = await client().get('/api/personne/me').set(headers).set('X-Request-Id', id);
+    expect(me.body.success, JSON.stringify(me.body)).toBe(true);
+  }
+  const current = await client().get('/api/personne/current').set('X-Request-Id', 'current');
+  expect(current.body.success).toBe(true);
+  await newcomer.waitForLog((line) => line.reqId === 'current' && line.msg === 'request completed');
+  expect(await newcomer.stop()).toBe(0);
+
+  const { stdout, stderr } = newcomer.output();
+  const bare = [...stdout.split('\n'), ...stderr.split('\n')].filter(
+    (line) => line.length > 0 && !line.startsWith('{'),
+  );
+  expect(bare).toEqual([]);
+  for (const line of stdout.split('\n').filter(Boolean)) expect(() => JSON.parse(line), line).not.toThrow();
 });

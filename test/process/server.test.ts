@@ -104,6 +104,40 @@ describe('npm start (src/server.ts)', () => {
     expect(await server.exited).toBe(0);
   });
 
+  it('names the port it serves on in its own links when PORT is set and baseUrl is not (the shipped configuration file)', async () => {
+    const url = await createEmptyDatabase('port');
+    databases.push(url);
+    const token = 'port-api-token-0123456789';
+    // PORT=0: any free port, known only once listening (startServer also sets HOST=127.0.0.1).
+    const server = startServer({ CONFIG_FILE: 'config/default.json', DATABASE_URL: url, API_TOKENS: token });
+    const port = await server.serving;
+    const base = `http://127.0.0.1:${port}/`;
+    const home = await (await fetch(base)).json();
+    expect(home.baseUrl).toBe(base);
+    const identify = await (await fetch(`${base}oai?verb=Identify`)).text();
+    expect(identify).toContain(`<baseURL>${base}oai</baseURL>`);
+    const save = (body: object) =>
+      fetch(`${base}api/ressource`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-ApiToken': token },
+        body: JSON.stringify({ categories: [7], publie: true, restriction: 0, ...body }),
+      }).then((response) => response.json());
+    const leaf = await save({ titre: 'Feuille', type: 'url' });
+    const tree = await save({
+      titre: 'Arbre',
+      type: 'arbre',
+      enfants: [{ titre: 'Feuille', type: 'url', aliasOf: `local/${leaf.oid}` }],
+    });
+    expect(tree.success, JSON.stringify(tree)).toBe(true);
+    const [root] = await (await fetch(`${base}api/jstree?ref=${tree.oid}`)).json();
+    expect(root.a_attr.href).toBe(`${base}api/public/${tree.oid}`);
+    expect(root.children[0].a_attr.href).toBe(`${base}api/public/${leaf.oid}`);
+    // Its links agree with where it serves: nothing to warn about.
+    expect(server.logLines().filter((line) => line.level === 40)).toEqual([]);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
   it('migrates a fresh database, serves, and stops gracefully on SIGTERM', async () => {
     const url = await createEmptyDatabase('start');
     databases.push(url);

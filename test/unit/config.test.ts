@@ -144,6 +144,43 @@ describe('heap growth', () => {
   });
 });
 
+describe('baseUrl', () => {
+  const { baseUrl: _, ...unset } = minimal;
+
+  it('is, when not configured, the address the service listens on: PORT, and HOST when it is one address', () => {
+    expect(parseConfig(unset).baseUrl).toBe('http://localhost:3000/');
+    expect(parseConfig({ ...unset, port: 8080 }).baseUrl).toBe('http://localhost:8080/');
+    expect(parseConfig({ ...unset, port: 8080, host: '127.0.0.1' }).baseUrl).toBe('http://127.0.0.1:8080/');
+    expect(parseConfig({ ...unset, port: 8080, host: '::1' }).baseUrl).toBe('http://[::1]:8080/');
+    expect(parseConfig({ ...unset, port: 8080, host: 'repo.lan' }).baseUrl).toBe('http://repo.lan:8080/');
+    // Every interface: the address that opens on this machine.
+    for (const host of ['0.0.0.0', '::']) {
+      expect(parseConfig({ ...unset, port: 8080, host }).baseUrl).toBe('http://localhost:8080/');
+    }
+    expect(parseConfig(unset).baseUrlFollowsListening).toBe(true);
+  });
+
+  it('follows PORT when only the environment sets it, as npm start runs with the shipped file', () => {
+    const file = configFile(unset);
+    expect(loadConfig({ CONFIG_FILE: file, PORT: '4100' }).baseUrl).toBe('http://localhost:4100/');
+    expect(loadConfig({ CONFIG_FILE: 'config/default.json', PORT: '4100' }).baseUrl).toBe(
+      'http://localhost:4100/',
+    );
+  });
+
+  it('is kept as configured, from the file or BASE_URL, whatever the port (a proxy’s address may differ)', () => {
+    const file = configFile(minimal);
+    expect(loadConfig({ CONFIG_FILE: file, PORT: '4100' })).toMatchObject({
+      baseUrl: 'http://repo.test/',
+      baseUrlFollowsListening: false,
+    });
+    expect(
+      loadConfig({ CONFIG_FILE: configFile(unset), PORT: '4100', BASE_URL: 'https://repo.example.org/' })
+        .baseUrl,
+    ).toBe('https://repo.example.org/');
+  });
+});
+
 describe('OAI-PMH', () => {
   const secret = 'a-service-secret-0123456789';
 

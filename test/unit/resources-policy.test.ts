@@ -17,6 +17,7 @@ import {
   readableWhere,
   rightsNeedRelations,
   rightsString,
+  searchableWhere,
 } from '../../src/modules/resources/resources.policy.ts';
 import { Restriction } from '../../src/modules/resources/vocabulary.ts';
 import { anonymous, factsOf, personViewer, subjectOf, tokenCaller } from '../support/viewers.ts';
@@ -216,6 +217,20 @@ describe('readableWhere', () => {
         { restriction: Restriction.correction },
       ],
     });
+  });
+});
+
+describe('searchableWhere', () => {
+  it('is indexable for callers without a person, all rights included', () => {
+    expect(searchableWhere(anonymous)).toEqual({ indexable: true });
+    expect(searchableWhere(tokenCaller)).toEqual({ indexable: true });
+  });
+  it('for a person, all rights or not: indexable, or written by them', () => {
+    for (const viewer of [me, admin]) {
+      expect(searchableWhere(viewer)).toEqual({
+        OR: [{ indexable: true }, { authors: { some: { personOid: ME } } }],
+      });
+    }
   });
 });
 

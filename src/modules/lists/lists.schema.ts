@@ -71,7 +71,9 @@ const IgnoredArgumentType = builder.objectRef<IgnoredArgument>('IgnoredArgument'
 const ResourcePageType = builder.objectRef<SearchPage>('ResourcePage').implement({
   description: 'A page of a search. REST: the list answer (`liste`, `queryOptions`, `total`).',
   fields: (t) => ({
-    total: t.exposeInt('total', { description: 'Resources matching, among those the viewer may read.' }),
+    total: t.exposeInt('total', {
+      description: 'Resources matching, among those the viewer may read and searches list (`indexable`).',
+    }),
     start: t.exposeInt('start', { description: 'Offset of the page.' }),
     nb: t.exposeInt('nb', { description: 'Page size actually used (default and maximum applied).' }),
     orderBy: t.exposeString('orderBy', { description: 'The index ordered by, if any.', nullable: true }),
@@ -111,7 +113,9 @@ const AuthorListType = builder.objectRef<AuthorList>('AuthorResources').implemen
 const AuthorsPageType = builder.objectRef<AuthorsPage>('AuthorsPage').implement({
   description: 'A page of resources of several authors, grouped by author.',
   fields: (t) => ({
-    total: t.exposeInt('total', { description: 'Resources of these authors the viewer may read.' }),
+    total: t.exposeInt('total', {
+      description: 'Resources of these authors the viewer may read and searches list (`indexable`).',
+    }),
     skip: t.exposeInt('skip', { description: 'Offset of the page.' }),
     limit: t.exposeInt('limit', { description: 'Page size used.' }),
     count: t.int({
@@ -193,7 +197,7 @@ builder.queryFields((t) => {
     searchResources: t.field({
       type: ResourcePageType,
       description:
-        'Resources the viewer may read, filtered, ordered and paged; `fulltext` ranks by relevance.',
+        'Resources the viewer may read, filtered, ordered and paged; `fulltext` ranks by relevance. A resource that is not `indexable` is listed to its authors only.',
       authScopes: { public: true },
       errors: { types: [InvalidInputError] },
       args: searchArgs,
@@ -206,7 +210,8 @@ builder.queryFields((t) => {
     }),
     myResources: t.field({
       type: ResourcePageType,
-      description: 'The viewer’s own resources (authored), with the same arguments as searchResources.',
+      description:
+        'The viewer’s own resources (authored), with the same arguments as searchResources; `indexable` or not.',
       authScopes: { person: true },
       unauthorizedError: (_parent, _args, context) =>
         context.viewer.kind === 'anonymous'

@@ -11,7 +11,7 @@ import { type DocumentParts, loadDocuments, type ResourceDocument } from '../../
 import { loadPage, loadPageAfter } from '../../read-model/pages.ts';
 import { rankedOids, type SearchTerm } from '../../read-model/ranked-search.ts';
 import { isPid } from '../persons/persons.service.ts';
-import { readableWhere, rightsNeedRelations } from '../resources/resources.policy.ts';
+import { readableWhere, rightsNeedRelations, searchableWhere } from '../resources/resources.policy.ts';
 import { rightsSubject } from '../resources/resources.service.ts';
 import {
   type FilterInput,
@@ -176,7 +176,9 @@ export async function prepareSearch(
     query.publie = [true];
     query.restriction = [0];
   }
-  const where: Prisma.ResourceWhereInput = { AND: [...conditions, readableWhere(subject)] };
+  const where: Prisma.ResourceWhereInput = {
+    AND: [...conditions, readableWhere(subject), searchableWhere(subject.viewer)],
+  };
   return {
     where,
     terms,
@@ -321,13 +323,19 @@ export async function authorsResources(
     { defaultSize: listeMax, max: listeMax, names: { start: 'skip', size: 'limit' } },
     ignored,
   );
-  const byAuthors: Prisma.ResourceWhereInput = {
-    authors: { some: { personOid: { in: persons.map((p) => p.oid) } } },
+  const subject = rightsSubject(context);
+  // What a search would list of these authors to this caller, whatever the rights: the warning
+  // below counts what rights alone removed.
+  const listed: Prisma.ResourceWhereInput = {
+    AND: [
+      { authors: { some: { personOid: { in: persons.map((p) => p.oid) } } } },
+      searchableWhere(subject.viewer),
+    ],
   };
-  const where = { AND: [byAuthors, readableWhere(rightsSubject(context))] };
+  const where = { AND: [listed, readableWhere(subject)] };
   const [total, all, documents] = await Promise.all([
     countResources(where),
-    countResources(byAuthors),
+    countResources(listed),
     // Grouping reads the author oids of each document (its rights facts): never left out here.
     loadPage(
       // How many resources the authors wrote decides how to walk them (src/read-model/pages.ts).

@@ -5,9 +5,10 @@
  * login's count only while it is on (src/permissions.ts roleSourceGrants).
  */
 import { z } from 'zod';
+import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
 import type { Context } from '../../context.ts';
-import { db, type Transaction } from '../../db/client.ts';
+import { db, type Prisma, type Transaction } from '../../db/client.ts';
 import { InvalidInputError, NotFoundError } from '../../errors.ts';
 import { normaliseForComparison } from '../../lib/text.ts';
 import type { RoleSource } from '../../permissions.ts';
@@ -149,6 +150,19 @@ async function setRoles(tx: Transaction, personOid: number, source: RoleSource, 
   if (missing.length > 0) {
     await tx.personRole.createMany({ data: missing.map((role) => ({ personOid, role, source })) });
   }
+}
+
+/** A Prisma selection of a person, as a GraphQL field plans it (`queryFromInfo`). */
+export type PersonQuery = Pick<Prisma.PersonFindUniqueArgs, 'select' | 'include'>;
+
+/**
+ * The logged-in person of `viewer` with what `plan` selects, or null when nobody is logged in: the
+ * selection is planned only then, so an anonymous or token caller costs neither a statement nor
+ * the planning of one.
+ */
+export async function viewerPerson(viewer: Viewer, plan: () => PersonQuery) {
+  if (!viewer.person) return null;
+  return db.person.findUnique({ ...plan(), where: { oid: viewer.person.oid } });
 }
 
 export async function findByPid(pid: string) {

@@ -60,7 +60,10 @@ export const ResourceInputType = builder.inputType('ResourceInput', {
     restriction: t.int({
       description: '0 public, 1 correction, 2 the groups of `readerGroups`, 3 private (authors only).',
     }),
-    indexable: t.boolean({ description: 'Listed by searches.' }),
+    indexable: t.boolean({
+      description:
+        'Listed by searches and harvested (default true); false for a resource replaced by another but still used: searches then list it to its authors only, and it stays readable by id.',
+    }),
     parametres: t.field({
       type: 'JSON',
       description:

@@ -114,6 +114,19 @@ export function readableWhere(subject: RightsSubject): Prisma.ResourceWhereInput
   };
 }
 
+/**
+ * What searches list beyond rights (compatibility notes §4, "indexable"): a resource that is not
+ * indexable (one replaced by another, still published because it is used) is left out of every
+ * search, whoever searches, all rights included, except for its authors, who find all of their
+ * own resources (their own list is a search on themselves as author). Reads by id, origin, rid or
+ * key ignore it: `canRead` and `readableWhere` stay the rights alone.
+ */
+export function searchableWhere(viewer: Viewer): Prisma.ResourceWhereInput {
+  const indexable: Prisma.ResourceWhereInput = { indexable: true };
+  if (!viewer.person) return indexable;
+  return { OR: [indexable, { authors: { some: { personOid: viewer.person.oid } } }] };
+}
+
 /** Delete: all rights, the generic `delete` permission, or the sole author when nobody contributes. */
 export function canDelete(subject: RightsSubject, facts: RightsFacts): boolean {
   const { viewer } = subject;

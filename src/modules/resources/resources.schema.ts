@@ -211,7 +211,10 @@ export const ResourceType = builder.objectRef<ResourceDocument>('Resource').impl
       description:
         'Who may read it once published: 0 anyone, 1 correction, 2 members of `readerGroups`, 3 authors only.',
     }),
-    indexable: t.exposeBoolean('indexable', { description: 'Listed by searches.' }),
+    indexable: t.exposeBoolean('indexable', {
+      description:
+        'Listed by searches (`searchResources`, `resourceConnection`, `authorsResources`, `searchChanged`; REST `/api/liste`, `/api/liste/auteurs`) and harvested (OAI-PMH). False for a resource replaced by another but still used: searches then list it to its authors only (as `myResources`), and it stays readable by oid, rid, origin or key by whoever may read it.',
+    }),
     version: t.exposeInt('version', { description: 'Incremented by each save that changes the content.' }),
     inc: t.exposeInt('inc', {
       description: 'Incremented by each save (concurrency check of legacy clients).',

@@ -2,9 +2,9 @@
  * GraphQL: the viewer (who is calling, with login links for front ends) and the login / logout
  * mutations.
  */
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { Viewer } from '../../auth/viewer.ts';
 import type { Config } from '../../config.ts';
-import { db } from '../../db/client.ts';
 import {
   DevLoginUnavailableError,
   InvalidInputError,
@@ -14,6 +14,7 @@ import {
 } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import { PersonType } from '../persons/persons.schema.ts';
+import { type PersonQuery, viewerPerson } from '../persons/persons.service.ts';
 import { devLogin } from './dev-login.service.ts';
 import { loginWithLab, logout } from './lab-login.service.ts';
 
@@ -72,12 +73,14 @@ export const ViewerType = builder.objectRef<Viewer>('Viewer').implement({
       description: 'Generic permissions granted by the roles, sorted.',
       resolve: (viewer) => [...viewer.permissions].sort(),
     }),
-    person: t.prismaField({
+    person: t.field({
       description: 'The logged-in person, if any.',
       type: PersonType,
       nullable: true,
-      resolve: (query, viewer) =>
-        viewer.person ? db.person.findUnique({ ...query, where: { oid: viewer.person.oid } }) : null,
+      // Not a prismaField: that plans a query before the resolver runs, which an anonymous or token
+      // caller (no person) would leave unused, and plugin-prisma reports every such query.
+      resolve: (viewer, _args, context, info) =>
+        viewerPerson(viewer, () => queryFromInfo({ context, info, typeName: 'Person' }) as PersonQuery),
     }),
     sso: t.field({
       description: 'The lab the session came from.',

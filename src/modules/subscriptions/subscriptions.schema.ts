@@ -67,7 +67,9 @@ const SearchChangeType = builder.objectRef<SearchChange>('SearchChange').impleme
   description:
     'A change among the resources matching a search that the caller may read (oids). The first event lists them all as added.',
   fields: (t) => ({
-    total: t.exposeInt('total', { description: 'Resources matching, among those the caller may read.' }),
+    total: t.exposeInt('total', {
+      description: 'Resources matching, among those the caller may read and searches list (`indexable`).',
+    }),
     added: t.exposeIntList('added', { description: 'Matching now, not before.' }),
     changed: t.exposeIntList('changed', { description: 'Still matching, saved since the last event.' }),
     removed: t.exposeIntList('removed', {

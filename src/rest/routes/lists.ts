@@ -210,7 +210,7 @@ export const listRoutes: LegacyRoute[] = [
     doc: {
       summary: 'Search resources',
       description:
-        'Any other query parameter is an index filter (`type=em`, `categories=7`…); an unknown one is ignored, with a warning in `warnings`.',
+        'Any other query parameter is an index filter (`type=em`, `categories=7`…); an unknown one is ignored, with a warning in `warnings`. A resource that is not `indexable` is listed to its authors only (it stays readable by id).',
       query: listQuery,
       payload: ref('ListPage'),
       invalid: listInvalid,
@@ -226,6 +226,7 @@ export const listRoutes: LegacyRoute[] = [
     timeoutMs: 3000,
     doc: {
       summary: 'Search the caller’s own resources',
+      description: 'Every resource the caller wrote, `indexable` or not.',
       query: listQuery,
       payload: ref('ListPage'),
       invalid: listInvalid,
@@ -244,6 +245,8 @@ export const listRoutes: LegacyRoute[] = [
     shape: authorsPage,
     doc: {
       summary: 'Resources of authors, by author',
+      description:
+        'The resources a search would list: readable by the caller, and `indexable` unless the caller wrote them; the warning counts those left out for lack of read rights.',
       query: {
         pids: {
           type: 'string',
