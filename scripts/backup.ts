@@ -216,8 +216,10 @@ function refuseWrongKind(file: string, provider: 'sqlite' | 'postgresql'): Retur
 function sqliteTruncation(head: Buffer, size: number): string | undefined {
   if (head.length < 100) return `is truncated (${size} bytes, not even a SQLite header)`;
   const pageSize = head.readUInt16BE(16) === 1 ? 65536 : head.readUInt16BE(16);
-  // The page count of the header holds when the two change counters agree.
-  const pages = head.readUInt32BE(92) === head.readUInt32BE(96) ? head.readUInt32BE(28) : 0;
+  // The page count at offset 28 holds when the file change counter (offset 24) equals the
+  // version-valid-for number (offset 92): a writer that left it stale (SQLite before 3.7.0) did not
+  // bump both. Offset 96 is the SQLite version number, never a counter.
+  const pages = head.readUInt32BE(24) === head.readUInt32BE(92) ? head.readUInt32BE(28) : 0;
   if (size % pageSize !== 0 || size < pages * pageSize) {
     return `is truncated or damaged (${size} bytes where its header announces ${pages * pageSize})`;
   }
