@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/db/client.ts';
@@ -298,6 +299,30 @@ describe('rrs notifications', () => {
       code: 1,
       stderr: expect.stringMatching(/^rrs: --limit: between 1 and \d+\n$/),
     });
+  });
+});
+
+describe('rrs on a database it cannot use', () => {
+  it('ends with exit code 3 and one rrs: line, logs at their default level included', async () => {
+    const folder = scratchDir('cli-unusable');
+    const unusable =
+      process.env.TEST_DATABASE === 'postgresql'
+        ? 'postgresql://postgres@127.0.0.1:1/rrs'
+        : `file:${join(folder, 'garbage.db')}`;
+    writeFileSync(join(folder, 'garbage.db'), 'no database here\n'.repeat(50));
+    const file = join(folder, 'transfer.jsonl');
+    writeFileSync(file, '');
+    // The commands that once printed a stack or exited 1, beside one that never did; in parallel.
+    const runs = await Promise.all(
+      [['audit'], ['import', file], ['export', file], ['token', 'list']].map(async (args) => ({
+        args,
+        run: await rrs(args, { env: { DATABASE_URL: unusable, LOG_LEVEL: 'warn' } }),
+      })),
+    );
+    for (const { args, run } of runs) {
+      expect(run, args.join(' ')).toMatchObject({ code: 3, stdout: '' });
+      expect(run.stderr, args.join(' ')).toMatch(/^rrs: [^\n]+\n$/);
+    }
   });
 });
 

@@ -1,8 +1,9 @@
 /**
- * The command-line tool, its import and export, and the operator scripts speak English (the README's language); the REST
- * API's French messages are the legacy contract and are not theirs. Every text literal of their
- * sources that reads as French fails here, so a new French message is caught before anyone runs it;
- * the messages the services give the tool in English (`forOperators`) are checked the same way.
+ * The command-line tool, its import and export, and the backup script speak English (the README's
+ * language); the REST API's French messages are the legacy contract and are not theirs. Every text
+ * literal of their sources that reads as French fails here, so a new French message is caught
+ * before anyone runs it; the messages the services give the tool in English (`forOperators`) are
+ * checked the same way.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ const dataOf = (file: string, source: string) =>
 
 describe('messages of the command-line tool and the scripts', () => {
   // src/transfer: the import and export are the tool's alone (their report is its output).
-  const sources = [...files('src/cli'), ...files('src/transfer'), 'scripts/backup.ts', 'scripts/transfer.ts'];
+  const sources = [...files('src/cli'), ...files('src/transfer'), 'scripts/backup.ts'];
 
   it.each(sources)('%s says nothing in French', (file) => {
     const french = literals(dataOf(file, readFileSync(file, 'utf8'))).filter((text) => FRENCH.test(text));
