@@ -4,6 +4,7 @@
  * (./main.ts) runs it on the process's arguments and streams; tests run it in their own process.
  */
 import { registerAuditCommands } from './commands/audit.ts';
+import { registerBackupCommands } from './commands/backup.ts';
 import { registerConfigCommands } from './commands/config.ts';
 import { registerDemoCommands } from './commands/demo.ts';
 import { registerNotificationsCommands } from './commands/notifications.ts';
@@ -21,6 +22,7 @@ export function createCliProgram(output: CliOutput = processOutput) {
   registerNotificationsCommands(program);
   registerTransferCommands(program);
   registerAuditCommands(program);
+  registerBackupCommands(program);
   return program;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The command-line tool, its import and export, and the backup script speak English (the README's
+ * The command-line tool, its import and export, backup and restore speak English (the README's
  * language); the REST API's French messages are the legacy contract and are not theirs. Every text
  * literal of their sources that reads as French fails here, so a new French message is caught
  * before anyone runs it; the messages the services give the tool in English (`forOperators`) are
@@ -30,7 +30,7 @@ const dataOf = (file: string, source: string) =>
 
 describe('messages of the command-line tool and the scripts', () => {
   // src/transfer: the import and export are the tool's alone (their report is its output).
-  const sources = [...files('src/cli'), ...files('src/transfer'), 'scripts/backup.ts'];
+  const sources = [...files('src/cli'), ...files('src/transfer'), 'src/db/backup.ts'];
 
   it.each(sources)('%s says nothing in French', (file) => {
     const french = literals(dataOf(file, readFileSync(file, 'utf8'))).filter((text) => FRENCH.test(text));
