@@ -75,7 +75,7 @@ async function databaseChecks(config: Config): Promise<Check[]> {
         ? [
             problem(
               'apiTokens',
-              'no API token configured and none issued: run `rrs token issue --name admin`',
+              'no API token configured and none issued: run `npx rrs token issue --name admin`',
             ),
           ]
         : []),
@@ -96,7 +96,7 @@ async function databaseChecks(config: Config): Promise<Check[]> {
       checks.push(
         note(
           'migrations',
-          `${pending.length} pending, applied by the next start (or any rrs command that uses the database)`,
+          `${pending.length} pending, applied by the next start, \`npm run db:migrate\` or any rrs command that writes`,
         ),
       );
     } else {
@@ -110,7 +110,7 @@ async function databaseChecks(config: Config): Promise<Check[]> {
           ? fine('apiTokens', `none configured, ${issued} issued and active`)
           : problem(
               'apiTokens',
-              'no API token configured and none issued: run `rrs token issue --name admin`',
+              'no API token configured and none issued: run `npx rrs token issue --name admin`',
             ),
       );
     }

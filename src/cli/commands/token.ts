@@ -33,7 +33,7 @@ export function registerTokenCommands(program: Command): void {
             '',
             `  ${issued.token}`,
             '',
-            `Send it as the X-ApiToken header. Revoke it with: rrs token revoke ${issued.name}`,
+            `Send it as the X-ApiToken header. Revoke it with: npx rrs token revoke ${issued.name}`,
           ].join('\n'),
         );
       });
@@ -47,7 +47,7 @@ export function registerTokenCommands(program: Command): void {
         const tokens = await listApiTokens();
         output(command, tokens, () =>
           tokens.length === 0
-            ? 'No issued token (rrs token issue --name <label>).'
+            ? 'No issued token (npx rrs token issue --name <label>).'
             : tokens.map(line).join('\n'),
         );
       }),
