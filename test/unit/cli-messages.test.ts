@@ -45,6 +45,15 @@ describe('messages of the command-line tool and the scripts', () => {
     expect(given.filter((text) => FRENCH.test(text))).toEqual([]);
   });
 
+  // The guides of the tool quote what it prints, for operators to compare with their screen.
+  it.each(['docs/cli.md', 'docs/operations.md', 'docs/import-export.md'])(
+    '%s quotes the tool in English',
+    (file) => {
+      const quoted = [...readFileSync(file, 'utf8').matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+      expect(quoted.filter((text) => FRENCH.test(text))).toEqual([]);
+    },
+  );
+
   it('would catch a French message', () => {
     expect(literals("console.log('Rien à changer : la base contient déjà tout');")).toHaveLength(1);
     for (const text of ["'Rôle wizard inconnu'", '`Import terminé.`', "'l’en-tête'", "'… et 3 autres'"]) {
