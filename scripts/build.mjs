@@ -6,7 +6,19 @@
  * Plain JavaScript run by node: it must work before anything else is built.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +32,26 @@ function newestChange(path) {
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestChange(join(path, name))));
 }
 
+/**
+ * `npx rrs` runs node_modules/.bin/rrs when it is there, and nothing is installed then. npm links
+ * only the bins of dependencies, and a "bin" of the project itself makes npx install the whole
+ * checkout into its cache (20 s, postinstall again): so the link is made here, at every install
+ * (postinstall) and build, towards the launcher that is always in the checkout.
+ */
+function linkRrs() {
+  const link = join(root, 'node_modules', '.bin', 'rrs');
+  const target = join('..', '..', 'bin', 'rrs.js');
+  try {
+    if (lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink() && readlinkSync(link) === target) return;
+    rmSync(link, { force: true });
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(target, link);
+  } catch (error) {
+    console.warn(`could not link node_modules/.bin/rrs (${error.message}): run node bin/rrs.js instead`);
+  }
+}
+
+linkRrs();
 const ifStale = process.argv.includes('--if-stale');
 if (ifStale && existsSync(stamp)) {
   const sources = Math.max(...inputs.map((input) => newestChange(join(root, input))));
@@ -36,7 +68,7 @@ cpSync(join(root, 'src'), join(root, 'dist'), {
   recursive: true,
   filter: (source) => statSync(source).isDirectory() || !/\.tsx?$/.test(source),
 });
-// The package's `rrs` command (package.json "bin"): npm runs it as a program, so it must be one.
+// Documented as a program of its own (./dist/cli/main.js), so it must be one.
 chmodSync(join(root, 'dist/cli/main.js'), 0o755);
 writeFileSync(stamp, `${new Date().toISOString()}\n`);
 console.log(`built ${relative(process.cwd(), join(root, 'dist')) || 'dist'}/`);

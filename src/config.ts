@@ -219,7 +219,7 @@ export const configSchema = z
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**
      * How far the JavaScript heap may grow past what the last full collection kept before the next
-     * one, in percent (applied by src/server.ts). 0 leaves V8 its own factor, which under load
+     * one, in percent (applied by src/start.ts). 0 leaves V8 its own factor, which under load
      * lets the heap reach several times its live size: docs/operations.md, "Memory".
      */
     heapGrowthPercent: z.number().int().min(0).max(400).default(100),
@@ -246,7 +246,7 @@ export const configSchema = z
         tokenLifetimeSeconds: z.number().int().min(60).default(86_400),
       })
       .prefault({}),
-    /** Start-up and shutdown (src/server.ts). */
+    /** Start-up and shutdown (src/start.ts). */
     lifecycle: z
       .object({
         /** How long a start waits for the database to answer before giving up (exit 1). */

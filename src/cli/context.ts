@@ -1,8 +1,9 @@
 /**
- * What every command of the command-line tool shares: the program (global `--json`, exit codes),
- * and the bootstrapping of a command that needs the service: load the configuration as the
- * service does (CONFIG_FILE, environment), apply pending migrations (as `npm start` does, so the
- * tool works on a fresh clone), open the database, run, close.
+ * What every command of the command-line tool shares: the program (global `--json`, exit codes,
+ * one `rrs:` line per failure), and the bootstrapping of a command that needs the service: load
+ * the configuration as the service does (CONFIG_FILE, environment), apply pending migrations (as
+ * `npm start` does, so the tool works on a fresh clone; read-only commands apply none and refuse a
+ * database that lacks them), open the database, run, close.
  *
  * Commands call the same service functions as GraphQL, with an operator's context: the rights of
  * an API-token caller (whoever runs the tool can read the configuration and the database anyway).
@@ -13,9 +14,11 @@ import type { SessionHandle } from '../auth/session.ts';
 import { anonymousViewer, type Viewer } from '../auth/viewer.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type Context, coreServices, type Services } from '../context.ts';
-import { closeDatabase, db, openDatabase } from '../db/client.ts';
-import { redact } from '../db/database-url.ts';
+import { isDatabaseUnavailable } from '../db/availability.ts';
+import { closeDatabase, db, openDatabase, ping } from '../db/client.ts';
+import { isUncreatedSqliteFile, redact, sqlitePath } from '../db/database-url.ts';
 import { applyMigrations, MigrationError } from '../db/migrate.ts';
+import { pendingMigrations } from '../db/migration-status.ts';
 import { DatabaseUnreachableError, waitForDatabase } from '../db/wait.ts';
 import { DomainError } from '../errors.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
@@ -28,7 +31,7 @@ export const EXIT = {
   failure: 1,
   /** Wrong usage: unknown command or option, missing argument. */
   usage: 2,
-  /** The configuration is invalid or the database cannot be used. */
+  /** The configuration is invalid, the database cannot be used, or no Node.js the service runs on. */
   environment: 3,
 } as const;
 
@@ -42,16 +45,67 @@ export class CliError extends Error {
   }
 }
 
-export function createProgram(): Command {
-  return new Command('rrs')
-    .description('Resource Repository Service: administration from the command line')
-    .option('--json', 'print results as JSON (for scripts)')
-    .showHelpAfterError()
-    .exitOverride();
+/** Where the tool writes: results to `out` (stdout), messages to `err` (stderr). */
+export interface CliOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processOutput: CliOutput = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+export function createProgram(output: CliOutput = processOutput): Command {
+  return (
+    new Command('rrs')
+      .description('Resource Repository Service: administration from the command line')
+      .option('--json', 'print results as JSON (for scripts), before or after the command')
+      // Subcommands inherit all of this: every line any command writes goes through `output`, and
+      // commander's own complaints (unknown option, missing argument) read as the tool's.
+      .configureOutput({
+        writeOut: output.out,
+        writeErr: output.err,
+        outputError: (text, write) => write(`rrs: ${text.replace(/^error: /, '')}`),
+      })
+      .configureHelp({ showGlobalOptions: true })
+      .showHelpAfterError()
+      .exitOverride()
+  );
+}
+
+/** Writes a line of results (stdout) for `command`. */
+export function print(command: Command, line: string): void {
+  command.configureOutput().writeOut?.(`${line}\n`);
+}
+
+/** Writes a line of messages (stderr) for `command`. */
+export function complain(command: Command, line: string): void {
+  command.configureOutput().writeErr?.(`${line}\n`);
+}
+
+/** Wrong usage of `command`: one `rrs:` line, then its help, exit code 2. */
+export function usage(command: Command, message: string): never {
+  return command.error(message);
+}
+
+/**
+ * An error's message on one line: Prisma's (`Invalid \`prisma.x()\` invocation:` and blank lines
+ * before what happened) by what happened, any other's lines joined.
+ */
+export function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  if (lines.length > 1 && /^Invalid `.*` invocation/.test(lines[0]!)) return lines.at(-1)!;
+  return lines.join(' ');
 }
 
 /** Runs the program; resolves to the exit code (never throws). */
 export async function runProgram(program: Command, argv: string[]): Promise<number> {
+  const say = (line: string) => complain(program, `rrs: ${line}`);
   try {
     await program.parseAsync(argv);
     return process.exitCode === undefined ? EXIT.ok : Number(process.exitCode);
@@ -61,14 +115,22 @@ export async function runProgram(program: Command, argv: string[]): Promise<numb
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof CliError) {
-      console.error(`rrs: ${error.message}`);
+      say(error.message);
       return error.exitCode;
     }
+    if (error instanceof ConfigError) {
+      say(error.message);
+      return EXIT.environment;
+    }
     if (error instanceof DomainError) {
-      console.error(`rrs: ${error.operatorMessage ?? error.message}`);
+      say(error.operatorMessage ?? error.message);
       return EXIT.failure;
     }
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    // A fault of the tool: still one line; where it happened on demand.
+    say(`unexpected error: ${oneLine(error)} (LOG_LEVEL=debug shows where)`);
+    if (/^(debug|trace)$/.test(process.env.LOG_LEVEL ?? '') && error instanceof Error && error.stack) {
+      complain(program, error.stack);
+    }
     return EXIT.failure;
   }
 }
@@ -80,7 +142,7 @@ export function wantsJson(command: Command): boolean {
 
 /** Prints `value` as JSON with `--json`, else the human form. */
 export function output(command: Command, value: unknown, human: () => string): void {
-  console.log(wantsJson(command) ? JSON.stringify(value, null, 2) : human());
+  print(command, wantsJson(command) ? JSON.stringify(value, null, 2) : human());
 }
 
 /** The configuration as the service would load it, or a CliError naming every problem. */
@@ -147,28 +209,66 @@ export function createCliContext(config: Config, services: Services, logger: Log
   return { config, services, logger, as, asPerson };
 }
 
-/** Opens the service's database (migrated), runs `work`, and closes everything whatever happens. */
-export async function withService<T>(work: (cli: CliContext) => Promise<T>): Promise<T> {
-  const config = cliConfig();
-  // Logs go to stderr (stdout is the command's output), and only warnings unless LOG_LEVEL says more.
-  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', process.stderr);
-  try {
-    await waitForDatabase(config.databaseUrl, { ...config.lifecycle, databaseWaitMs: 0 }, logger);
-    await applyMigrations(config.databaseUrl, logger);
-  } catch (error) {
-    if (error instanceof DatabaseUnreachableError || error instanceof MigrationError) {
-      throw new CliError(error.message, EXIT.environment);
-    }
+/**
+ * How a command uses the database: `write` applies pending migrations first (creating an SQLite
+ * file that is not there yet); `read` changes nothing, so it refuses a database that is not there
+ * or lacks migrations of this version, which its statements would meet as missing tables.
+ */
+export type DatabaseAccess = 'write' | 'read';
+
+/** A database the tool cannot use: exit code 3, one line naming it (its password masked). */
+export function unusableDatabase(databaseUrl: string, error: unknown): CliError {
+  if (error instanceof DatabaseUnreachableError || error instanceof MigrationError) {
+    return new CliError(oneLine(error), EXIT.environment);
+  }
+  return new CliError(`Cannot use the database ${redact(databaseUrl)}: ${oneLine(error)}`, EXIT.environment);
+}
+
+async function openForCommand(databaseUrl: string, access: DatabaseAccess, logger: Logger): Promise<void> {
+  if (access === 'read' && isUncreatedSqliteFile(databaseUrl)) {
     throw new CliError(
-      `Cannot use the database ${redact(config.databaseUrl)}: ${(error as Error).message}`,
+      `No database at ${sqlitePath(databaseUrl)}: the first start of the service, \`npm run db:migrate\` or a command that writes creates it`,
       EXIT.environment,
     );
   }
-  // Prisma's warnings go to the CLI's logger (stderr): stdout holds the results only.
-  await openDatabase(config.databaseUrl, { logger });
+  try {
+    await waitForDatabase(databaseUrl, { databaseWaitMs: 0, databaseRetryMs: 0 }, logger);
+    if (access === 'write') await applyMigrations(databaseUrl, logger);
+    // Prisma's warnings go to the CLI's logger (stderr): stdout holds the results only.
+    await openDatabase(databaseUrl, { logger });
+    await ping();
+  } catch (error) {
+    await closeDatabase().catch(() => {});
+    throw unusableDatabase(databaseUrl, error);
+  }
+  if (access === 'read') {
+    const pending = await pendingMigrations();
+    if (pending.length > 0) {
+      await closeDatabase();
+      throw new CliError(
+        `The database ${redact(databaseUrl)} lacks ${pending.length} migration${pending.length === 1 ? '' : 's'} of this version: \`npm run db:migrate\` (or the next start of the service) applies them`,
+        EXIT.environment,
+      );
+    }
+  }
+}
+
+/** Opens the service's database, runs `work`, and closes everything whatever happens. */
+export async function withService<T>(
+  work: (cli: CliContext) => Promise<T>,
+  { access = 'write' }: { access?: DatabaseAccess } = {},
+): Promise<T> {
+  const config = cliConfig();
+  // Logs go to stderr (stdout is the command's output), and only warnings unless LOG_LEVEL says more.
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', process.stderr);
+  await openForCommand(config.databaseUrl, access, logger);
   const services: Services = { ...coreServices(config, logger), abuse: noAuthentication };
   try {
     return await work(createCliContext(config, services, logger));
+  } catch (error) {
+    // The database went away while the command ran: the environment's fault, not the command's.
+    if (isDatabaseUnavailable(error)) throw unusableDatabase(config.databaseUrl, error);
+    throw error;
   } finally {
     services.database.stop();
     await services.abuse.close();

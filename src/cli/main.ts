@@ -1,24 +1,13 @@
 #!/usr/bin/env node
 /**
- * The command-line tool (`npm run cli -- <command>`, or `rrs <command>` once built): one
- * `register<Group>Commands` per file of src/cli/commands/; shared bootstrapping in ./context.ts.
+ * The command-line tool's entry (`npx rrs <command>`, `npm run cli -- <command>`, or
+ * `node dist/cli/main.js <command>` with any `node`): on another Node.js than the service's, runs
+ * itself again on the project's (node_modules/.bin/node), or says in one line which to use (exit
+ * code 3), before loading any module that would fail on it. The program is ./program.ts.
  */
-import { registerAuditCommands } from './commands/audit.ts';
-import { registerConfigCommands } from './commands/config.ts';
-import { registerDemoCommands } from './commands/demo.ts';
-import { registerNotificationsCommands } from './commands/notifications.ts';
-import { registerPersonCommands } from './commands/person.ts';
-import { registerTokenCommands } from './commands/token.ts';
-import { registerTransferCommands } from './commands/transfer.ts';
-import { createProgram, runProgram } from './context.ts';
+import { onServiceNode } from '../lifecycle/node-runtime.ts';
 
-const program = createProgram();
-registerConfigCommands(program);
-registerPersonCommands(program);
-registerTokenCommands(program);
-registerDemoCommands(program);
-registerNotificationsCommands(program);
-registerTransferCommands(program);
-registerAuditCommands(program);
-
-process.exitCode = await runProgram(program, process.argv);
+if (onServiceNode({ relaunch: true, exitCode: 3, prefix: 'rrs: the tool ' })) {
+  const { runCli } = await import('./program.ts');
+  process.exitCode = await runCli(process.argv);
+}

@@ -42,7 +42,10 @@ export async function waitForDatabase(
       const reason = (error as Error).message;
       if (waitedMs + pause > settings.databaseWaitMs) {
         throw new DatabaseUnreachableError(
-          `Database ${redact(databaseUrl)} unreachable after ${attempt} attempts in ${Math.round(waitedMs / 1000)} s (${reason}); giving up`,
+          // Asked not to wait (the command-line tool): no count of one attempt in 0 s.
+          settings.databaseWaitMs === 0
+            ? `Database ${redact(databaseUrl)} unreachable (${reason})`
+            : `Database ${redact(databaseUrl)} unreachable after ${attempt} attempts in ${Math.round(waitedMs / 1000)} s (${reason}); giving up`,
         );
       }
       logger.warn({ attempt, retryInMs: pause, error: reason }, 'database not reachable yet');

@@ -80,7 +80,7 @@ export const GRAPHIQL_EXAMPLES: readonly Example[] = [
 export function nothingYet(missing: string): string {
   return [
     `# Nothing to show yet: this database holds no ${missing}.`,
-    '# Load the demo data: `npm run cli -- demo load` (or `rrs demo load` where the service is installed),',
+    '# Load the demo data: `npx rrs demo load` (or `npm run cli -- demo load`) in the checkout,',
     "# then open this page again with GraphiQL's tabs cleared (it keeps them): a private window, or clear",
     "# this site's data in the browser.",
   ].join('\n');

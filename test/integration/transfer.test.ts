@@ -8,15 +8,14 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerTransferCommands } from '../../src/cli/commands/transfer.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase, db, openDatabase } from '../../src/db/client.ts';
 import { exportFile } from '../../src/transfer/export.service.ts';
 import { type ImportReport, importFile, TransferFormatError } from '../../src/transfer/import.service.ts';
 import { createTestDatabase, dropTestDatabase } from '../setup/test-databases.ts';
 import { tokenHeaders } from '../support/actors.ts';
 import { startApp, type TestApp } from '../support/app.ts';
+import { rrsInProcess } from '../support/cli.ts';
 import { graphql } from '../support/graphql.ts';
 import { tagsOutOfStep } from '../support/list-tags.ts';
 import { scratchDir } from '../support/scratch.ts';
@@ -432,33 +431,11 @@ describe('refusals and the dry run', () => {
   });
 });
 
-/** Runs a transfer command in this process as the CLI would; the command closes the database, reopened after. */
+/** Runs a transfer command in this process as `rrs` would; its output lines, and its exit code. */
 async function command(...args: string[]) {
-  const printed: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-    printed.push(String(line));
-  });
-  const error = vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
-    printed.push(String(line));
-  });
-  const environment = { BASE_ID: process.env.BASE_ID, BASE_URL: process.env.BASE_URL };
-  Object.assign(process.env, { BASE_ID, BASE_URL: 'http://repo.test/' });
-  process.exitCode = undefined;
-  try {
-    const program = new Command('transfer').exitOverride();
-    registerTransferCommands(program);
-    await program.parseAsync(['node', 'transfer', ...args]);
-    return { printed, exitCode: process.exitCode ?? 0 };
-  } finally {
-    process.exitCode = undefined;
-    for (const [key, value] of Object.entries(environment)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-    log.mockRestore();
-    error.mockRestore();
-    await openDatabase(process.env.DATABASE_URL!, { announceStatements: true });
-  }
+  const { code, stdout, stderr } = await rrsInProcess(args, { BASE_ID, BASE_URL: 'http://repo.test/' });
+  const printed = `${stdout}${stderr}`.split('\n').filter(Boolean);
+  return { printed, exitCode: code };
 }
 
 describe('the import and export commands', () => {
@@ -494,7 +471,7 @@ describe('the import and export commands', () => {
     expect(absent.exitCode).toBe(1);
   });
 
-  it('npm run import runs the command through the runner script (here a dry run)', async () => {
+  it('npm run import runs the command-line tool’s import (here a dry run)', async () => {
     const small = join(folder, 'runner.jsonl');
     await writeGeneratedExport(small, {
       baseId: BASE_ID,

@@ -1,7 +1,8 @@
 /**
- * `npm run backup` / `npm run restore` (scripts/backup.ts), as an operator runs them: a round trip
- * from a database in use to an empty one and over one holding other data, compared by rows per
- * table and a checksum of every resource; the restored database then serves.
+ * `npm run backup` / `npm run restore` (`rrs backup` / `rrs restore`, src/db/backup.ts), as an
+ * operator runs them: a round trip from a database in use to an empty one and over one holding
+ * other data, compared by rows per table and a checksum of every resource; the restored database
+ * then serves. A database they cannot use, and a file that is no backup of it, are refused.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { summarize } from '../../scripts/backup.ts';
+import { summarize } from '../../src/db/backup.ts';
 import {
   createEmptyDatabase,
   createTestDatabase,
@@ -28,12 +29,17 @@ const databases: string[] = [];
 let app: TestApp;
 const created: { oid: number; titre: string }[] = [];
 
+/** The operator's environment: the database to use, nothing of the test runner's (Vite's BASE_URL=/). */
+function operatorEnvironment(databaseUrl: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
+  delete env.BASE_URL;
+  return env;
+}
+
 /** A run expected to fail: its exit code and what it printed. */
 async function npmRunFailing(script: 'backup' | 'restore', file: string, databaseUrl: string) {
   try {
-    await run('npm', ['run', '--silent', script, '--', file], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-    });
+    await run('npm', ['run', '--silent', script, '--', file], { env: operatorEnvironment(databaseUrl) });
   } catch (error) {
     const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
     return { code, stdout, stderr };
@@ -43,7 +49,7 @@ async function npmRunFailing(script: 'backup' | 'restore', file: string, databas
 
 async function npmRun(script: 'backup' | 'restore', file: string, databaseUrl: string) {
   const { stdout } = await run('npm', ['run', '--silent', script, '--', file], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: operatorEnvironment(databaseUrl),
   });
   return JSON.parse(stdout.trim().split('\n').at(-1) as string);
 }
@@ -145,6 +151,29 @@ describe(`backup and restore (${provider})`, () => {
     expect(await server.stop()).toBe(0);
   }, 60_000);
 
+  it('backup and restore answer a database they cannot use with exit code 3 and one rrs: line', async () => {
+    const folder = scratchDir('unusable');
+    const good = join(folder, provider === 'sqlite' ? 'good.db' : 'good.dump');
+    await npmRun('backup', good, process.env.DATABASE_URL as string);
+    let unusable = 'postgresql://postgres:secret@127.0.0.1:1/rrs';
+    if (provider === 'sqlite') {
+      writeFileSync(join(folder, 'garbage.db'), 'no database here\n'.repeat(50));
+      unusable = `file:${join(folder, 'garbage.db')}`;
+    }
+    for (const [script, file] of [
+      ['backup', join(folder, 'never-written')],
+      ['restore', good],
+    ] as const) {
+      const refused = await npmRunFailing(script, file, unusable);
+      expect(refused.code, `${script}: ${refused.stderr}`).toBe(3);
+      expect(refused.stderr).toMatch(/^rrs: Cannot use the database [^\n]+\n$/);
+      expect(refused.stderr).toContain(unusable.replace('secret', '***'));
+    }
+    expect(readdirSync(folder).sort()).toEqual(
+      provider === 'sqlite' ? ['garbage.db', 'good.db'] : ['good.dump'],
+    );
+  }, 60_000);
+
   it('restore refuses a file that is not a backup of this kind of database in one line, changing nothing', async () => {
     const folder = scratchDir('wrong-backups');
     const source = process.env.DATABASE_URL as string;
@@ -202,6 +231,13 @@ describe(`backup and restore (${provider})`, () => {
       expect(message, label).toMatch(expected);
       expect(message, label).toMatch(/The database was not changed\.$/);
       expect(await summarize(target), label).toEqual(before);
+    }
+    if (provider === 'sqlite') {
+      // The header's page count gives the size the copy should have had: the whole backup's.
+      const truncated = await npmRunFailing('restore', join(folder, 'truncated'), target);
+      expect(truncated.stderr).toContain(
+        `(${Math.floor(bytes.length / 2)} bytes where its header announces ${bytes.length})`,
+      );
     }
   }, 120_000);
 });

@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/db/client.ts';
@@ -88,15 +89,32 @@ const json = (run: Run) => {
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
 describe('rrs as a clone runs it', () => {
-  it('is a command of the project: `npx rrs` runs the built tool, whose messages name it', async () => {
+  it('is a command of the project: `npx rrs` runs the built tool as it is, installing nothing', async () => {
+    // An empty npm cache, offline: installing the clone into npx's cache (and running its
+    // postinstall again) would fail here, as would fetching anything from the registry.
+    const cache = scratchDir('npx-cache');
     const run = await new Promise<Run>((resolve) => {
-      execFile('npx', ['--offline', 'rrs', '--help'], { timeout: 60_000 }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, stdout, stderr });
-      });
+      execFile(
+        'npx',
+        ['--offline', 'rrs', '--help'],
+        { timeout: 60_000, env: { ...process.env, npm_config_cache: cache } },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/Usage: rrs/);
+    expect(run.stdout).toMatch(/^Usage: rrs /);
+    expect(run.stderr).toBe('');
+    expect(readdirSync(cache)).not.toContain('_npx');
+  });
+
+  it('tells people commands they can type: `npx rrs …`', async () => {
+    const run = await rrs(['token', 'list']);
+    expect(run.stdout).toMatch(/^No issued token \(npx rrs token issue --name <label>\)\.$|^ +\d+ /m);
+    const issued = await rrs(['token', 'issue', '--name', `hint-${unique()}`]);
+    expect(issued.stdout).toContain('Revoke it with: npx rrs token revoke hint-');
   });
 });
 
@@ -131,7 +149,7 @@ describe('rrs person', () => {
 
     const again = await rrs(['person', 'create', '--pid', pid, '--nom', 'X', '--prenom', 'Y']);
     expect(again).toMatchObject({ code: 1, stdout: '' });
-    expect(again.stderr).toBe(`rrs: A person with pid ${pid} exists already (use: rrs person update)\n`);
+    expect(again.stderr).toBe(`rrs: A person with pid ${pid} exists already (use: npx rrs person update)\n`);
 
     const unknownRole = await rrs(['person', 'update', '--pid', pid, '--role', 'formateur', 'pape']);
     // The roles the configuration knows, so that the next try can be right.
@@ -298,6 +316,30 @@ describe('rrs notifications', () => {
       code: 1,
       stderr: expect.stringMatching(/^rrs: --limit: between 1 and \d+\n$/),
     });
+  });
+});
+
+describe('rrs on a database it cannot use', () => {
+  it('ends with exit code 3 and one rrs: line, logs at their default level included', async () => {
+    const folder = scratchDir('cli-unusable');
+    const unusable =
+      process.env.TEST_DATABASE === 'postgresql'
+        ? 'postgresql://postgres@127.0.0.1:1/rrs'
+        : `file:${join(folder, 'garbage.db')}`;
+    writeFileSync(join(folder, 'garbage.db'), 'no database here\n'.repeat(50));
+    const file = join(folder, 'transfer.jsonl');
+    writeFileSync(file, '');
+    // The commands that once printed a stack or exited 1, beside one that never did; in parallel.
+    const runs = await Promise.all(
+      [['audit'], ['import', file], ['export', file], ['token', 'list']].map(async (args) => ({
+        args,
+        run: await rrs(args, { env: { DATABASE_URL: unusable, LOG_LEVEL: 'warn' } }),
+      })),
+    );
+    for (const { args, run } of runs) {
+      expect(run, args.join(' ')).toMatchObject({ code: 3, stdout: '' });
+      expect(run.stderr, args.join(' ')).toMatch(/^rrs: [^\n]+\n$/);
+    }
   });
 });
 

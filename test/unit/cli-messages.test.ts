@@ -1,8 +1,9 @@
 /**
- * The command-line tool, its import and export, and the operator scripts speak English (the README's language); the REST
- * API's French messages are the legacy contract and are not theirs. Every text literal of their
- * sources that reads as French fails here, so a new French message is caught before anyone runs it;
- * the messages the services give the tool in English (`forOperators`) are checked the same way.
+ * The command-line tool, its import and export, backup and restore speak English (the README's
+ * language); the REST API's French messages are the legacy contract and are not theirs. Every text
+ * literal of their sources that reads as French fails here, so a new French message is caught
+ * before anyone runs it; the messages the services give the tool in English (`forOperators`) are
+ * checked the same way.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ const dataOf = (file: string, source: string) =>
 
 describe('messages of the command-line tool and the scripts', () => {
   // src/transfer: the import and export are the tool's alone (their report is its output).
-  const sources = [...files('src/cli'), ...files('src/transfer'), 'scripts/backup.ts', 'scripts/transfer.ts'];
+  const sources = [...files('src/cli'), ...files('src/transfer'), 'src/db/backup.ts'];
 
   it.each(sources)('%s says nothing in French', (file) => {
     const french = literals(dataOf(file, readFileSync(file, 'utf8'))).filter((text) => FRENCH.test(text));
@@ -43,6 +44,15 @@ describe('messages of the command-line tool and the scripts', () => {
     expect(given.length).toBeGreaterThan(3);
     expect(given.filter((text) => FRENCH.test(text))).toEqual([]);
   });
+
+  // The guides of the tool quote what it prints, for operators to compare with their screen.
+  it.each(['docs/cli.md', 'docs/operations.md', 'docs/import-export.md'])(
+    '%s quotes the tool in English',
+    (file) => {
+      const quoted = [...readFileSync(file, 'utf8').matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+      expect(quoted.filter((text) => FRENCH.test(text))).toEqual([]);
+    },
+  );
 
   it('would catch a French message', () => {
     expect(literals("console.log('Rien à changer : la base contient déjà tout');")).toHaveLength(1);

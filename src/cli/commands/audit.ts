@@ -1,14 +1,9 @@
 /**
  * `audit`: prints the audit log (src/modules/audit/), newest first, filtered like the GraphQL
- * `auditLog` field. Self-contained: opens the database named by the service configuration
- * (CONFIG_FILE, DATABASE_URL, …) as the server does, and closes it when done. Reads only.
+ * `auditLog` field: a line per entry, or with `--json` a JSON object per line (with the changed
+ * values), so that a long log streams. Reads only: applies no migration.
  */
 import type { Command } from 'commander';
-import { pino } from 'pino';
-import { loadConfig } from '../../config.ts';
-import { closeDatabase, openDatabase } from '../../db/client.ts';
-import { DomainError } from '../../errors.ts';
-import { createLogger } from '../../logging/logger.ts';
 import {
   AUDIT_ACTIONS,
   AUDIT_ENTITY_KINDS,
@@ -19,6 +14,7 @@ import {
   listAuditEntries,
   MAX_AUDIT_PAGE,
 } from '../../modules/audit/audit.service.ts';
+import { print, usage, wantsJson, withService } from '../context.ts';
 
 interface AuditOptions {
   entity?: string;
@@ -28,12 +24,6 @@ interface AuditOptions {
   since?: string;
   until?: string;
   limit: string;
-  json?: boolean;
-}
-
-export interface AuditCommandIo {
-  /** Where entries are printed (stdout by default). */
-  write?: (text: string) => void;
 }
 
 /** The options as a query, or the first problem found. */
@@ -81,11 +71,12 @@ function line(entry: AuditEntry): string {
   return `${entry.at.toISOString()}  ${actorText(entry)}  ${entry.action} ${entry.entityKind} ${entry.entityId}${what}`;
 }
 
-export function registerAuditCommands(program: Command, io: AuditCommandIo = {}): void {
-  const write = io.write ?? ((text: string) => void process.stdout.write(text));
+export function registerAuditCommands(program: Command): void {
   program
     .command('audit')
-    .description('print the audit log, newest first: who created, changed or deleted resources and groups')
+    .description(
+      'print the audit log, newest first: who created, changed or deleted resources and groups (with --json, one JSON object per line, with the changed values)',
+    )
     .option('--entity <kind:oid>', 'one resource or group, e.g. resource:42 or group:7')
     .option('--kind <kind>', 'resource or group')
     .option('--actor <pid>', 'changes made by this person (pid)')
@@ -93,34 +84,29 @@ export function registerAuditCommands(program: Command, io: AuditCommandIo = {})
     .option('--since <date>', 'entries at or after this ISO date or time')
     .option('--until <date>', 'entries before this ISO date or time')
     .option('--limit <n>', 'at most this many entries', '50')
-    .option('--json', 'one JSON object per line, with the changed values')
     .action(async (options: AuditOptions, command: Command) => {
       const query = queryOf(options);
-      if (typeof query === 'string') command.error(query);
+      if (typeof query === 'string') usage(command, query);
       const limit = Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1)
-        command.error(`--limit: a positive integer, got ${options.limit}`);
-      const config = loadConfig();
-      // Messages go to stderr: stdout is the log itself.
-      await openDatabase(config.databaseUrl, { logger: createLogger('warn', pino.destination(2)) });
-      try {
-        let printed = 0;
-        let after: number | null = null;
-        do {
-          const page = await listAuditEntries({
-            ...(query as AuditQuery),
-            first: Math.min(MAX_AUDIT_PAGE, limit - printed),
-            after,
-          });
-          for (const entry of page.entries) write(`${options.json ? JSON.stringify(entry) : line(entry)}\n`);
-          printed += page.entries.length;
-          after = page.nextCursor;
-        } while (after !== null && printed < limit);
-      } catch (error) {
-        if (error instanceof DomainError) command.error(error.operatorMessage ?? error.message);
-        throw error;
-      } finally {
-        await closeDatabase();
-      }
+        usage(command, `--limit: a positive integer, got ${options.limit}`);
+      const json = wantsJson(command);
+      await withService(
+        async () => {
+          let printed = 0;
+          let after: number | null = null;
+          do {
+            const page = await listAuditEntries({
+              ...query,
+              first: Math.min(MAX_AUDIT_PAGE, limit - printed),
+              after,
+            });
+            for (const entry of page.entries) print(command, json ? JSON.stringify(entry) : line(entry));
+            printed += page.entries.length;
+            after = page.nextCursor;
+          } while (after !== null && printed < limit);
+        },
+        { access: 'read' },
+      );
     });
 }

@@ -3,16 +3,18 @@
  * the configuration's validation errors, the database, the labs and peers it must reach, and the
  * settings production must not run with. Exit code 1 when anything is wrong.
  */
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { countActiveApiTokens } from '../../auth/api-tokens.ts';
 import { type Config, ConfigError, loadConfig } from '../../config.ts';
 import { closeDatabase, openDatabase, ping } from '../../db/client.ts';
-import { isUncreatedSqliteFile, redact } from '../../db/database-url.ts';
+import { isUncreatedSqliteFile, redact, sqlitePath } from '../../db/database-url.ts';
 import { pendingMigrations } from '../../db/migration-status.ts';
 import { waitForDatabase } from '../../db/wait.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { derivedRepositoryIdentifier, FALLBACK_REPOSITORY_IDENTIFIER } from '../../oai/identifier.ts';
-import { EXIT, output } from '../context.ts';
+import { EXIT, oneLine, output } from '../context.ts';
 
 export interface Check {
   /** What was checked, e.g. `database`, `lab labA`. */
@@ -48,16 +50,32 @@ async function reachable(subject: string, baseUrl: string, timeoutMs: number): P
   }
 }
 
+/** Why no file can be created at `path` (its nearest existing folder is no folder, or not writable). */
+function whyNotCreatable(path: string): string | undefined {
+  let folder = dirname(resolve(path));
+  while (!existsSync(folder)) folder = dirname(folder);
+  if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    return `${folder} is not writable`;
+  }
+  return undefined;
+}
+
 async function databaseChecks(config: Config): Promise<Check[]> {
   const url = config.databaseUrl;
   if (isUncreatedSqliteFile(url)) {
+    const cannot = whyNotCreatable(sqlitePath(url));
     return [
-      note('database', `${url}: no file yet, created by the first start`),
+      cannot
+        ? problem('database', `${url}: no file yet, and the first start cannot create it: ${cannot}`)
+        : note('database', `${url}: no file yet, created by the first start`),
       ...(config.apiTokens.length === 0
         ? [
             problem(
               'apiTokens',
-              'no API token configured and none issued: run `rrs token issue --name admin`',
+              'no API token configured and none issued: run `npx rrs token issue --name admin`',
             ),
           ]
         : []),
@@ -69,7 +87,7 @@ async function databaseChecks(config: Config): Promise<Check[]> {
     await ping();
   } catch (error) {
     await closeDatabase().catch(() => {});
-    return [problem('database', `${redact(url)} cannot be used: ${(error as Error).message}`)];
+    return [problem('database', `${redact(url)} cannot be used: ${oneLine(error)}`)];
   }
   try {
     const checks = [fine('database', `${redact(url)} answers`)];
@@ -78,7 +96,7 @@ async function databaseChecks(config: Config): Promise<Check[]> {
       checks.push(
         note(
           'migrations',
-          `${pending.length} pending, applied by the next start (or any rrs command that uses the database)`,
+          `${pending.length} pending, applied by the next start, \`npm run db:migrate\` or any rrs command that writes`,
         ),
       );
     } else {
@@ -92,7 +110,7 @@ async function databaseChecks(config: Config): Promise<Check[]> {
           ? fine('apiTokens', `none configured, ${issued} issued and active`)
           : problem(
               'apiTokens',
-              'no API token configured and none issued: run `rrs token issue --name admin`',
+              'no API token configured and none issued: run `npx rrs token issue --name admin`',
             ),
       );
     }

@@ -9,7 +9,7 @@ import {
   retryPeerNotification,
   ridsOfNotification,
 } from '../../modules/peers/notifications.service.ts';
-import { CliError, EXIT, output, withService } from '../context.ts';
+import { output, usage, withService } from '../context.ts';
 
 const when = (date: Date | null) => (date ? date.toISOString().slice(0, 19).replace('T', ' ') : '—');
 
@@ -31,16 +31,15 @@ export function registerNotificationsCommands(program: Command): void {
     .description('notifications not delivered yet (pending) or given up on (failed), oldest first')
     .option('--status <status>', `only ${NOTIFICATION_STATUSES.join(' or ')}`)
     .option('--limit <n>', 'at most this many', '100')
-    .action(async (options: { status?: string; limit: string }, command: Command) =>
-      withService(async () => {
-        if (!/^\d+$/.test(options.limit))
-          throw new CliError(`--limit ${options.limit}: a number`, EXIT.usage);
-        if (
-          options.status !== undefined &&
-          !NOTIFICATION_STATUSES.includes(options.status as NotificationStatus)
-        ) {
-          throw new CliError(`--status ${options.status}: ${NOTIFICATION_STATUSES.join(' or ')}`, EXIT.usage);
-        }
+    .action(async (options: { status?: string; limit: string }, command: Command) => {
+      if (!/^\d+$/.test(options.limit)) usage(command, `--limit ${options.limit}: a number`);
+      if (
+        options.status !== undefined &&
+        !NOTIFICATION_STATUSES.includes(options.status as NotificationStatus)
+      ) {
+        usage(command, `--status ${options.status}: ${NOTIFICATION_STATUSES.join(' or ')}`);
+      }
+      await withService(async () => {
         const listed = await listPeerNotifications({
           status: options.status as NotificationStatus | undefined,
           limit: Number(options.limit),
@@ -48,19 +47,18 @@ export function registerNotificationsCommands(program: Command): void {
         output(command, listed, () =>
           listed.length === 0 ? 'No notification waiting or failed.' : listed.map(describe).join('\n'),
         );
-      }),
-    );
+      });
+    });
 
   notifications
     .command('retry')
     .description('make a notification (or every failed one) due now; the running service delivers it')
     .argument('[id]', 'the notification’s id (its eventId)')
     .option('--all-failed', 'retry every failed notification')
-    .action(async (id: string | undefined, options: { allFailed?: boolean }, command: Command) =>
-      withService(async () => {
-        if ((id === undefined) === !options.allFailed) {
-          throw new CliError('give either a notification id or --all-failed', EXIT.usage);
-        }
+    .action(async (id: string | undefined, options: { allFailed?: boolean }, command: Command) => {
+      if ((id === undefined) === !options.allFailed)
+        usage(command, 'give either a notification id or --all-failed');
+      await withService(async () => {
         if (id !== undefined) {
           const retried = await retryPeerNotification(id);
           output(command, retried, () => `due now: ${describe(retried)}`);
@@ -68,6 +66,6 @@ export function registerNotificationsCommands(program: Command): void {
         }
         const count = await retryFailedPeerNotifications();
         output(command, { count }, () => `${count} failed notification${count === 1 ? '' : 's'} due again`);
-      }),
-    );
+      });
+    });
 }

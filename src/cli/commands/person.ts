@@ -105,7 +105,9 @@ export function registerPersonCommands(program: Command): void {
     withService(async ({ config }) => {
       const { origine, idOrigine } = splitPid(options.pid);
       if (await db.person.findUnique({ where: { pid: options.pid } })) {
-        throw new ConflictError(`A person with pid ${options.pid} exists already (use: rrs person update)`);
+        throw new ConflictError(
+          `A person with pid ${options.pid} exists already (use: npx rrs person update)`,
+        );
       }
       await addPerson(
         {
@@ -130,7 +132,8 @@ export function registerPersonCommands(program: Command): void {
     withService(async ({ config }) => {
       const { origine, idOrigine } = splitPid(options.pid);
       const existing = await db.person.findUnique({ where: { pid: options.pid } });
-      if (!existing) throw new NotFoundError(`No person with pid ${options.pid} (use: rrs person create)`);
+      if (!existing)
+        throw new NotFoundError(`No person with pid ${options.pid} (use: npx rrs person create)`);
       await addPerson(
         {
           origine,

@@ -1,7 +1,7 @@
 /** `rrs token issue|list|revoke`: API tokens kept in the database, beside configured `apiTokens`. */
 import type { Command } from 'commander';
 import { type ApiTokenSummary, issueApiToken, listApiTokens, revokeApiToken } from '../../auth/api-tokens.ts';
-import { CliError, EXIT, output, withService } from '../context.ts';
+import { output, usage, withService } from '../context.ts';
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 16).replace('T', ' ') : '—');
 
@@ -17,11 +17,11 @@ export function registerTokenCommands(program: Command): void {
     .description('issue a token with all rights; it is printed once and stored only as a digest')
     .requiredOption('--name <label>', 'what the token is for (unique), e.g. ci or admin-laptop')
     .option('--expires <days>', 'expires after this many days (never by default)')
-    .action(async (options: { name: string; expires?: string }, command: Command) =>
-      withService(async () => {
-        if (options.expires !== undefined && !/^\d+$/.test(options.expires)) {
-          throw new CliError(`--expires ${options.expires}: a whole number of days`, EXIT.usage);
-        }
+    .action(async (options: { name: string; expires?: string }, command: Command) => {
+      if (options.expires !== undefined && !/^\d+$/.test(options.expires)) {
+        usage(command, `--expires ${options.expires}: a whole number of days`);
+      }
+      await withService(async () => {
         const issued = await issueApiToken({
           name: options.name,
           expiresInDays: options.expires === undefined ? undefined : Number(options.expires),
@@ -33,11 +33,11 @@ export function registerTokenCommands(program: Command): void {
             '',
             `  ${issued.token}`,
             '',
-            `Send it as the X-ApiToken header. Revoke it with: rrs token revoke ${issued.name}`,
+            `Send it as the X-ApiToken header. Revoke it with: npx rrs token revoke ${issued.name}`,
           ].join('\n'),
         );
-      }),
-    );
+      });
+    });
 
   token
     .command('list')
@@ -47,7 +47,7 @@ export function registerTokenCommands(program: Command): void {
         const tokens = await listApiTokens();
         output(command, tokens, () =>
           tokens.length === 0
-            ? 'No issued token (rrs token issue --name <label>).'
+            ? 'No issued token (npx rrs token issue --name <label>).'
             : tokens.map(line).join('\n'),
         );
       }),

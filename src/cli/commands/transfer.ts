@@ -1,18 +1,14 @@
 /**
  * `import <file> [--dry-run]` and `export <file>`: moving a repository in from the previous service
- * and out again (src/transfer/, docs/import-export.md). Self-contained: each command loads
- * the configuration and opens the database as the server does, and closes it whatever happens.
- * Progress goes to stdout: a bar (counts, rate, time left) on a terminal, a plain line every few
- * seconds otherwise (logs, CI); the summary is one JSON line at the end, the problems before it.
+ * and out again (src/transfer/, docs/import-export.md). Progress goes to stdout: a bar (counts,
+ * rate, time left) on a terminal, a plain line every few seconds otherwise (logs, CI); the summary
+ * is one JSON line at the end, the problems before it. With `--json`, the summary alone, as a JSON
+ * document. Only a real import writes (and migrates first); a dry run and an export read.
  */
 import { writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { type Config, ConfigError, loadConfig } from '../../config.ts';
-import { closeDatabase, openDatabase } from '../../db/client.ts';
 import { contentChanges } from '../../db/content-changes.ts';
-import { applyMigrations } from '../../db/migrate.ts';
-import { createLogger } from '../../logging/logger.ts';
 import { exportFile } from '../../transfer/export.service.ts';
 import {
   type ImportProgress,
@@ -20,6 +16,7 @@ import {
   importFile,
   TransferFormatError,
 } from '../../transfer/import.service.ts';
+import { CliError, output, print, wantsJson, withService } from '../context.ts';
 
 const PLAIN_EVERY_MS = 5000;
 /** Problems printed one per line; the rest only in the report file. */
@@ -31,8 +28,9 @@ interface Progress {
 }
 
 /** A progress display for one phase: a bar on a terminal, periodic lines elsewhere. */
-function progressFor(label: string): Progress {
+function progressFor(command: Command, label: string): Progress {
   const started = Date.now();
+  if (wantsJson(command)) return { update() {}, stop() {} };
   if (process.stdout.isTTY) {
     const bar = new cliProgress.SingleBar(
       {
@@ -68,7 +66,8 @@ function progressFor(label: string): Progress {
     printed = latest;
     const seconds = (Date.now() - started) / 1000;
     const { done, total } = latest;
-    console.log(
+    print(
+      command,
       `${label}: ${done}${total !== undefined ? `/${total}` : ''} (${Math.round(done / Math.max(seconds, 0.001))}/s)`,
     );
   };
@@ -83,52 +82,28 @@ function progressFor(label: string): Progress {
   };
 }
 
-/** Runs `work` with the configuration and the open database; exit code 1 on failure, with one line. */
-async function withDatabase(
-  work: (config: Config) => Promise<void>,
-  { migrate }: { migrate: boolean },
-): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exitCode = 1;
-      return;
-    }
-    throw error;
-  }
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  try {
-    if (migrate) await applyMigrations(config.databaseUrl, logger);
-    await openDatabase(config.databaseUrl);
-    // Running instances drop the answers they keep once this process's writes are committed.
-    await contentChanges.listen({ logger, databaseUrl: config.databaseUrl });
-    await work(config);
-  } catch (error) {
-    // Expected failures (a bad file, a missing file) in one line; anything else with its stack.
-    const expected =
-      error instanceof TransferFormatError || typeof (error as { code?: unknown }).code === 'string';
-    console.error(expected ? (error as Error).message : ((error as Error).stack ?? error));
-    process.exitCode = 1;
-  } finally {
-    await contentChanges.stop();
-    await closeDatabase().catch(() => {});
-  }
+/**
+ * Expected failures of a transfer (a file of the wrong format or baseId, a file that cannot be read
+ * or written) as the tool's one-line failures; anything else as it is.
+ */
+function asCommandFailure(error: unknown): unknown {
+  if (error instanceof TransferFormatError) return new CliError(error.message);
+  if (typeof (error as NodeJS.ErrnoException).syscall === 'string')
+    return new CliError((error as Error).message);
+  return error;
 }
 
-function printProblems(report: ImportReport) {
+function printProblems(command: Command, report: ImportReport) {
   for (const [title, problems] of [
     ['skipped', report.skipped],
     ['warning', report.warnings],
   ] as const) {
     for (const problem of problems.slice(0, PRINTED_PROBLEMS)) {
       const id = problem.id !== undefined ? ` ${problem.id}` : '';
-      console.log(`${title} line ${problem.line} (${problem.kind}${id}): ${problem.message}`);
+      print(command, `${title} line ${problem.line} (${problem.kind}${id}): ${problem.message}`);
     }
     if (problems.length > PRINTED_PROBLEMS) {
-      console.log(`… and ${problems.length - PRINTED_PROBLEMS} more (${title}): see --report`);
+      print(command, `… and ${problems.length - PRINTED_PROBLEMS} more (${title}): see --report`);
     }
   }
 }
@@ -140,44 +115,56 @@ export function registerTransferCommands(program: Command): void {
     .argument('<file>', 'transfer file, as written by export')
     .option('--dry-run', 'compare and report, write nothing')
     .option('--report <file>', 'write the whole report (every skipped record and warning) as JSON')
-    .action(async (file: string, options: { dryRun?: boolean; report?: string }) => {
-      await withDatabase(
-        async (config) => {
-          const phases = new Map<ImportProgress['phase'], Progress>();
-          let current: Progress | undefined;
-          const report = await importFile(file, {
-            baseId: config.baseId,
-            roleNames: Object.keys(config.roles),
-            dryRun: options.dryRun ?? false,
-            onProgress: ({ phase, done, total }) => {
-              let display = phases.get(phase);
-              if (!display) {
-                current?.stop();
-                display = progressFor(phase);
-                phases.set(phase, display);
-                current = display;
-              }
-              display.update(done, total);
-            },
-          });
-          current?.stop();
-          printProblems(report);
-          if (options.report) writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
-          const { skipped, warnings, ...summary } = report;
-          const changed = ['persons', 'groups', 'resources'].some((kind) => {
-            const counts = report[kind as 'persons'];
-            return counts.created + counts.updated > 0;
-          });
-          console.log(
-            changed
-              ? options.dryRun
-                ? 'Dry run: nothing was written.'
-                : 'Import done.'
-              : 'Nothing to change: the database holds everything the file describes.',
-          );
-          console.log(JSON.stringify({ ...summary, skipped: skipped.length, warnings: warnings.length }));
+    .action(async (file: string, options: { dryRun?: boolean; report?: string }, command: Command) => {
+      const dryRun = options.dryRun ?? false;
+      await withService(
+        async ({ config, logger }) => {
+          // Running instances drop the answers they keep once this process's writes are committed.
+          if (!dryRun) await contentChanges.listen({ logger, databaseUrl: config.databaseUrl });
+          try {
+            const phases = new Map<ImportProgress['phase'], Progress>();
+            let current: Progress | undefined;
+            const report = await importFile(file, {
+              baseId: config.baseId,
+              roleNames: Object.keys(config.roles),
+              dryRun,
+              onProgress: ({ phase, done, total }) => {
+                let display = phases.get(phase);
+                if (!display) {
+                  current?.stop();
+                  display = progressFor(command, phase);
+                  phases.set(phase, display);
+                  current = display;
+                }
+                display.update(done, total);
+              },
+            }).catch((error: unknown) => {
+              throw asCommandFailure(error);
+            });
+            current?.stop();
+            if (options.report) writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
+            const { skipped, warnings, ...counts } = report;
+            const summary = { ...counts, skipped: skipped.length, warnings: warnings.length };
+            const changed = ['persons', 'groups', 'resources'].some((kind) => {
+              const kindCounts = report[kind as 'persons'];
+              return kindCounts.created + kindCounts.updated > 0;
+            });
+            if (!wantsJson(command)) printProblems(command, report);
+            output(command, summary, () =>
+              [
+                changed
+                  ? dryRun
+                    ? 'Dry run: nothing was written.'
+                    : 'Import done.'
+                  : 'Nothing to change: the database holds everything the file describes.',
+                JSON.stringify(summary),
+              ].join('\n'),
+            );
+          } finally {
+            await contentChanges.stop();
+          }
         },
-        { migrate: !options.dryRun },
+        { access: dryRun ? 'read' : 'write' },
       );
     });
 
@@ -185,18 +172,20 @@ export function registerTransferCommands(program: Command): void {
     .command('export')
     .description('export persons, groups and resources to a transfer file (JSON Lines)')
     .argument('<file>', 'file to write (replaced once complete)')
-    .action(async (file: string) => {
-      await withDatabase(
-        async (config) => {
-          const progress = progressFor('resources');
+    .action(async (file: string, _options: unknown, command: Command) => {
+      await withService(
+        async ({ config }) => {
+          const progress = progressFor(command, 'resources');
           const report = await exportFile(file, {
             baseId: config.baseId,
             onProgress: ({ done, total }) => progress.update(done, total),
+          }).catch((error: unknown) => {
+            throw asCommandFailure(error);
           });
           progress.stop();
-          console.log(JSON.stringify(report));
+          output(command, report, () => JSON.stringify(report));
         },
-        { migrate: false },
+        { access: 'read' },
       );
     });
 }

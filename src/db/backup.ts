@@ -1,13 +1,13 @@
 /**
- * Backup and restore of the service's database (`DATABASE_URL`, default file:./data/repository.db),
- * with the native tools of each provider:
+ * Backup and restore of the service's database (the configuration's, as for the server), with the
+ * native tools of each provider (`rrs backup` and `rrs restore`, src/cli/commands/backup.ts):
  *
- *   npm run backup  -- [file]   PostgreSQL: pg_dump, custom format (default data/backups/<time>.dump)
- *                               SQLite: SQLite's online backup API (default data/backups/<time>.db);
- *                               safe while the service runs: a consistent snapshot
- *   npm run restore -- <file>   PostgreSQL: pg_restore --clean in one transaction (all or nothing)
- *                               SQLite: the backup API again, into the database file
- *                               Stop every instance first; start them again afterwards.
+ *   backup [file]    PostgreSQL: pg_dump, custom format (default data/backups/<time>.dump)
+ *                    SQLite: SQLite's online backup API (default data/backups/<time>.db);
+ *                    safe while the service runs: a consistent snapshot
+ *   restore <file>   PostgreSQL: pg_restore --clean in one transaction (all or nothing)
+ *                    SQLite: the backup API again, into the database file
+ *                    Stop every instance first; start them again afterwards.
  *
  * A SQLite backup is one self-contained file (rollback journal mode, nothing beside it). A restore
  * first reads what the file is and refuses, in one line and before writing anything, a file of the
@@ -23,7 +23,8 @@ import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { DEFAULT_DATABASE_URL, providerOf, redact, sqlitePath } from '../src/db/database-url.ts';
+import { providerOf, redact, sqlitePath } from './database-url.ts';
+import { DatabaseUnreachableError } from './wait.ts';
 
 const run = promisify(execFile);
 
@@ -91,15 +92,58 @@ async function summarizePostgres(client: pg.Client): Promise<DatabaseSummary> {
   return { rows, resourcesChecksum: checksumOf(resources.rows) };
 }
 
-function defaultBackupFile(databaseUrl: string): string {
+export function defaultBackupFile(databaseUrl: string): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return resolve('data/backups', `${stamp}.${providerOf(databaseUrl) === 'sqlite' ? 'db' : 'dump'}`);
 }
 
+/** A backup tool (pg_dump) that failed on a database it could reach: one line for the operator. */
+export class BackupFailed extends Error {
+  override name = 'BackupFailed';
+}
+
+const unusable = (databaseUrl: string, error: unknown) =>
+  new DatabaseUnreachableError(
+    `Cannot use the database ${redact(databaseUrl)}: ${(error as Error).message.trim().split('\n').at(-1)}`,
+  );
+
+/**
+ * An existing SQLite database file at `path`, or DatabaseUnreachableError: a file that is no
+ * database is refused before a backup of it is written or a restore into it begins.
+ */
+function checkSqliteDatabase(databaseUrl: string): void {
+  let database: Database.Database | undefined;
+  try {
+    database = new Database(sqlitePath(databaseUrl), { readonly: true, fileMustExist: true });
+    // Reads the header: "file is not a database" shows here, not halfway through a copy.
+    database.pragma('schema_version');
+  } catch (error) {
+    throw unusable(databaseUrl, error);
+  } finally {
+    database?.close();
+  }
+}
+
+/** A PostgreSQL client connected to `databaseUrl`, or DatabaseUnreachableError. */
+async function connected(databaseUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => {});
+    throw unusable(databaseUrl, error);
+  }
+  return client;
+}
+
 /** Writes a backup of `databaseUrl` to `file`; resolves to the summary of what it holds. */
 export async function backup(databaseUrl: string, file: string): Promise<DatabaseSummary> {
-  mkdirSync(dirname(resolve(file)), { recursive: true });
   if (providerOf(databaseUrl) === 'sqlite') {
+    if (!existsSync(sqlitePath(databaseUrl))) {
+      throw new DatabaseUnreachableError(`No database at ${sqlitePath(databaseUrl)}: nothing to back up`);
+    }
+    checkSqliteDatabase(databaseUrl);
+    mkdirSync(dirname(resolve(file)), { recursive: true });
     const source = new Database(sqlitePath(databaseUrl), { readonly: true, fileMustExist: true });
     try {
       await source.backup(file);
@@ -118,9 +162,9 @@ export async function backup(databaseUrl: string, file: string): Promise<Databas
   }
   // The dump and the summary read one snapshot, so the summary describes exactly the dump even
   // while the service writes.
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = await connected(databaseUrl);
   try {
+    mkdirSync(dirname(resolve(file)), { recursive: true });
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const snapshot = (await client.query('SELECT pg_export_snapshot() AS id')).rows[0].id as string;
     await run('pg_dump', [
@@ -130,7 +174,10 @@ export async function backup(databaseUrl: string, file: string): Promise<Databas
       `--snapshot=${snapshot}`,
       `--file=${file}`,
       `--dbname=${databaseUrl}`,
-    ]);
+    ]).catch((error: { stderr?: string; message: string }) => {
+      const said = (error.stderr ?? error.message).trim().split('\n')[0] ?? '';
+      throw new BackupFailed(`pg_dump failed: ${said.replace(/^pg_dump: (error: )?/, '')}`);
+    });
     const summary = await summarizePostgres(client);
     await client.query('COMMIT');
     return summary;
@@ -216,8 +263,10 @@ function refuseWrongKind(file: string, provider: 'sqlite' | 'postgresql'): Retur
 function sqliteTruncation(head: Buffer, size: number): string | undefined {
   if (head.length < 100) return `is truncated (${size} bytes, not even a SQLite header)`;
   const pageSize = head.readUInt16BE(16) === 1 ? 65536 : head.readUInt16BE(16);
-  // The page count of the header holds when the two change counters agree.
-  const pages = head.readUInt32BE(92) === head.readUInt32BE(96) ? head.readUInt32BE(28) : 0;
+  // The page count at offset 28 holds when the file change counter (offset 24) equals the
+  // version-valid-for number (offset 92): a writer that left it stale (SQLite before 3.7.0) did not
+  // bump both. Offset 96 is the SQLite version number, never a counter.
+  const pages = head.readUInt32BE(24) === head.readUInt32BE(92) ? head.readUInt32BE(28) : 0;
   if (size % pageSize !== 0 || size < pages * pageSize) {
     return `is truncated or damaged (${size} bytes where its header announces ${pages * pageSize})`;
   }
@@ -235,6 +284,14 @@ export async function restore(file: string, databaseUrl: string): Promise<void> 
   if (provider === 'sqlite') {
     const truncated = sqliteTruncation(found.head, found.size);
     if (truncated) throw refuse(truncated);
+    const target = sqlitePath(databaseUrl);
+    try {
+      mkdirSync(dirname(resolve(target)), { recursive: true });
+    } catch (error) {
+      throw unusable(databaseUrl, error);
+    }
+    // A file there that is no database would stop the copy halfway: refused before it starts.
+    if (existsSync(target)) checkSqliteDatabase(databaseUrl);
     let source: Database.Database;
     try {
       source = new Database(file, { readonly: true, fileMustExist: true });
@@ -250,13 +307,13 @@ export async function restore(file: string, databaseUrl: string): Promise<void> 
         throw refuse(`is a damaged SQLite database (${(error as Error).message})`);
       }
       if (check !== 'ok') throw refuse(`is a damaged SQLite database (${String(check).split('\n')[0]})`);
-      mkdirSync(dirname(resolve(sqlitePath(databaseUrl))), { recursive: true });
-      await source.backup(sqlitePath(databaseUrl));
+      await source.backup(target);
     } finally {
       source.close();
     }
     return;
   }
+  await (await connected(databaseUrl)).end();
   try {
     await run('pg_restore', [
       '--clean',
@@ -284,31 +341,4 @@ export async function restore(file: string, databaseUrl: string): Promise<void> 
       `Cannot restore ${file}: pg_restore failed (${reason}). The database was not changed.`,
     );
   }
-}
-
-async function main(): Promise<void> {
-  const [command, file] = process.argv.slice(2);
-  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  if (command === 'backup') {
-    const target = file ?? defaultBackupFile(databaseUrl);
-    const summary = await backup(databaseUrl, target);
-    console.log(JSON.stringify({ backup: target, from: redact(databaseUrl), ...summary }));
-    return;
-  }
-  if (command === 'restore' && file) {
-    await restore(file, databaseUrl);
-    console.log(
-      JSON.stringify({ restored: file, into: redact(databaseUrl), ...(await summarize(databaseUrl)) }),
-    );
-    return;
-  }
-  throw new Error('usage: backup.ts backup [file] | restore <file>   (database: DATABASE_URL)');
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((error) => {
-    const { stderr } = error as { stderr?: string };
-    console.error(stderr?.trim() || (error instanceof Error ? error.message : error));
-    process.exit(1);
-  });
 }
