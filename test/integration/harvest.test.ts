@@ -5,11 +5,14 @@
  * that was exposed and is not any more as a deleted record stamped with the change, whichever path
  * wrote it (the harvest entries' triggers); pages of one statement in an exact oid keyset.
  */
+
+import { readFileSync, writeFileSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, onStatement, provider } from '../../src/db/client.ts';
+import { metadataFormats } from '../../src/oai/formats/index.ts';
 import { createGraphQLHarvestSource, HarvestSourceError } from '../../src/oai/graphql-source.ts';
 import type { HarvestRecord, HarvestSelection, HarvestSource } from '../../src/oai/harvest-source.ts';
 import { importFile } from '../../src/transfer/import.service.ts';
@@ -240,7 +243,7 @@ describe('datestamps', () => {
       const { datestamp } = (await entryOf(oid))!;
       return datestamp.getTime() >= before.getTime();
     };
-    // A save through the service (it always sets dateMiseAJour, which the records show).
+    // A save through the service of something the records show.
     expect(await moved(() => post({ oid, titre: 'Horodatage 2' }))).toBe(true);
     // Join tables written by something else than the service.
     expect(
@@ -271,6 +274,37 @@ describe('datestamps', () => {
     expect(
       await moved(() => db.person.update({ where: { oid: person.oid }, data: { nom: 'Renommé' } })),
     ).toBe(false);
+  });
+
+  it('stay when a save through the service changes nothing a record shows, though it moves dateMiseAJour', async () => {
+    const author = await db.person.create({ data: { pid: 'repo/commentee', nom: 'Note', prenom: 'Anne' } });
+    // Every list a record shows, each of which a save could rewrite.
+    const oid = await createResource(app, {
+      titre: 'Commentée',
+      niveaux: ['5e'],
+      categories: [7, 3],
+      typePedagogiques: [9],
+      typeDocumentaires: [12],
+      auteurs: [author.pid],
+      contributeurs: [author.pid],
+    });
+    const formats = metadataFormats({ repositoryIdentifier: 'repo.test' });
+    const disseminated = async () => {
+      const { resource } = (await source.record(oid))!;
+      return formats.map((format) => format.render(resource!));
+    };
+    const before = await disseminated();
+    expect(before[0]).toContain('<dc:creator>Anne Note</dc:creator>');
+    const longAgo = new Date('2001-01-01T00:00:00Z');
+    await db.resource.update({ where: { oid }, data: { dateMiseAJour: longAgo } });
+    await stampLongAgo(oid);
+    await post({ oid, commentaires: 'Note pour les collègues' });
+    const saved = await db.resource.findUniqueOrThrow({ where: { oid } });
+    expect(saved.commentaires).toBe('Note pour les collègues');
+    // The save did move dateMiseAJour, which no format shows: the records are the same.
+    expect(saved.dateMiseAJour.getTime()).toBeGreaterThan(longAgo.getTime());
+    expect(await disseminated()).toEqual(before);
+    expect((await entryOf(oid))!.datestamp).toEqual(longAgo);
   });
 
   it('select from and until inclusively, to the second', async () => {
@@ -478,6 +512,52 @@ describe('other write paths', () => {
     const record = (await source.record(withdrawn))!;
     expect(record.header.deleted).toBe(true);
     expect(record.header.datestamp.getTime()).toBeGreaterThanOrEqual(before.getTime());
+  });
+
+  it('an import restamps what it changes in a record, not a resource whose comments alone it changes', async () => {
+    const folder = scratchDir('harvest-import-comments');
+    const file = join(folder, 'export.jsonl');
+    const firstOid = 71_000;
+    await writeGeneratedExport(file, {
+      baseId: 'repo',
+      resources: 30,
+      persons: 4,
+      groups: 2,
+      firstOid,
+      prefix: 'hc',
+    });
+    const options = { baseId: 'repo', roleNames: ['admin', 'formateur', 'eleve'] };
+    await importFile(file, options);
+    const live = (
+      await db.harvestEntry.findMany({
+        where: { oid: { gte: firstOid, lt: firstOid + 30 }, deleted: false },
+        orderBy: { oid: 'asc' },
+      })
+    ).map((entry) => entry.oid);
+    expect(live.length).toBeGreaterThan(2);
+    const [commented, retitled] = live as [number, number];
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const changed = lines.map((line) => {
+      const change = line.includes(`"oid":${commented},`)
+        ? { commentaires: 'Commentaire importé' }
+        : line.includes(`"oid":${retitled},`)
+          ? { titre: 'Titre importé' }
+          : null;
+      if (!change) return line;
+      const record = JSON.parse(line);
+      Object.assign(record.ressource ?? record, change);
+      return JSON.stringify(record);
+    });
+    writeFileSync(file, changed.join('\n'));
+    for (const oid of live) await stampLongAgo(oid);
+    const before = second();
+    const report = await importFile(file, options);
+    expect(report.resources.updated).toBe(2);
+    expect((await db.resource.findUniqueOrThrow({ where: { oid: commented } })).commentaires).toBe(
+      'Commentaire importé',
+    );
+    expect((await entryOf(commented))!.datestamp).toEqual(new Date('2001-01-01T00:00:00Z'));
+    expect((await entryOf(retitled))!.datestamp.getTime()).toBeGreaterThanOrEqual(before.getTime());
   });
 
   it('an alias is not harvested until forked into a resource of its own', async () => {
