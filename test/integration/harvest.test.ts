@@ -15,6 +15,7 @@ import { db, onStatement, provider } from '../../src/db/client.ts';
 import { metadataFormats } from '../../src/oai/formats/index.ts';
 import { createGraphQLHarvestSource, HarvestSourceError } from '../../src/oai/graphql-source.ts';
 import type { HarvestRecord, HarvestSelection, HarvestSource } from '../../src/oai/harvest-source.ts';
+import { readHarvestPage, readHarvestRecord } from '../../src/read-model/harvest.ts';
 import { importFile } from '../../src/transfer/import.service.ts';
 import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
 import { createResource } from '../support/resources.ts';
@@ -569,6 +570,44 @@ describe('other write paths', () => {
     const forked = await db.resource.findUniqueOrThrow({ where: { oid: alias } });
     expect(forked).toMatchObject({ aliasOf: null, publie: true, restriction: 0 });
     expect((await source.record(alias))!.header.deleted).toBe(false);
+  });
+});
+
+describe('the rule of what is harvested, in each layer on its own', () => {
+  // The triggers keep an entry live only while its resource is exposed; the read model's statements
+  // check the resource again, and the harvest module checks each record against isHarvestable
+  // (test/unit/harvest-records.test.ts). An entry left live by anything else (a restored backup, a
+  // trigger a migration dropped, an operator's SQL) is what the statements alone must withhold.
+  it('the read model gives no metadata of a resource not exposed, whatever its entry says', async () => {
+    const exposed = await createResource(app, { titre: 'Exposée, entrée vivante' });
+    const hidden: [string, string][] = [
+      ['unpublished', `"publie" = false`],
+      ['restriction 1', `"restriction" = 1`],
+      ['restriction 2', `"restriction" = 2`],
+      ['restriction 3', `"restriction" = 3`],
+      ['not indexable', `"indexable" = false`],
+      ['an alias', `"aliasOf" = 'ailleurs/3'`],
+    ];
+    for (const [what, assignment] of hidden) {
+      const oid = await createResource(app, { titre: `Entrée vivante, ${what}` });
+      await db.$executeRawUnsafe(`UPDATE "Resource" SET ${assignment} WHERE "oid" = ${oid}`);
+      expect((await entryOf(oid))!.deleted, what).toBe(true);
+      await db.$executeRawUnsafe(`UPDATE "HarvestEntry" SET "deleted" = false WHERE "oid" = ${oid}`);
+      const [row] = await readHarvestPage({}, { after: oid - 1, limit: 1, withMetadata: true });
+      expect(row, `page, ${what}`).toMatchObject({ oid, deleted: true, metadata: null });
+      expect(await readHarvestRecord(oid), `record, ${what}`).toMatchObject({
+        oid,
+        deleted: true,
+        metadata: null,
+      });
+    }
+    const [row] = await readHarvestPage({}, { after: exposed - 1, limit: 1, withMetadata: true });
+    expect(row).toMatchObject({
+      oid: exposed,
+      deleted: false,
+      metadata: { titre: 'Exposée, entrée vivante' },
+    });
+    expect(await readHarvestRecord(exposed)).toMatchObject({ deleted: false, metadata: { restriction: 0 } });
   });
 });
 
