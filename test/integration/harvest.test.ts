@@ -611,6 +611,178 @@ describe('the rule of what is harvested, in each layer on its own', () => {
   });
 });
 
+describe('the triggers, on writes by SQL alone (no service save: dateMiseAJour untouched)', () => {
+  const LONG_AGO = new Date('2001-01-01T00:00:00Z');
+  /** A date as Prisma stores a DateTime on each database (UTC), for SQL written by hand. */
+  const SQL_DATE = provider === 'sqlite' ? `'2015-03-04T05:06:07.000+00:00'` : `'2015-03-04 05:06:07'`;
+  let author: { oid: number; pid: string };
+  let other: { oid: number; pid: string };
+
+  beforeAll(async () => {
+    author = await db.person.create({ data: { pid: 'repo/sql-auteur', nom: 'Auteur', prenom: 'Sql' } });
+    other = await db.person.create({ data: { pid: 'repo/sql-autre', nom: 'Autre', prenom: 'Sql' } });
+  });
+
+  /** A public url resource with every list a record shows, made through the API. */
+  const resourceWithLists = (fields: Record<string, unknown> = {}) =>
+    createResource(app, {
+      titre: 'Par SQL',
+      parametres: { adresse: 'https://example.org/a' },
+      niveaux: ['6e'],
+      categories: [7],
+      typePedagogiques: [9],
+      typeDocumentaires: [12],
+      auteurs: [author.pid],
+      contributeurs: [author.pid],
+      ...fields,
+    });
+
+  /**
+   * The entry of `oid` after `statements`, run by SQL on an entry stamped long ago: whether its
+   * datestamp moved to the change's second, stayed long ago, and whether it is deleted. Checks that
+   * the statements left dateMiseAJour alone, unless they are meant to change it.
+   */
+  async function afterSql(oid: number, statements: string[], { changesDateMiseAJour = false } = {}) {
+    await stampLongAgo(oid);
+    const before = await db.resource.findUnique({ where: { oid }, select: { dateMiseAJour: true } });
+    const second0 = second();
+    for (const statement of statements) await db.$executeRawUnsafe(statement);
+    const after = await db.resource.findUnique({ where: { oid }, select: { dateMiseAJour: true } });
+    if (before && after && !changesDateMiseAJour) expect(after.dateMiseAJour).toEqual(before.dateMiseAJour);
+    const entry = (await entryOf(oid))!;
+    const stamp = entry.datestamp.getTime();
+    return {
+      stamped: stamp === LONG_AGO.getTime() ? 'long ago' : stamp >= second0.getTime() ? 'now' : 'elsewhen',
+      deleted: entry.deleted,
+    };
+  }
+
+  const update = (oid: number, assignment: string) =>
+    `UPDATE "Resource" SET ${assignment} WHERE "oid" = ${oid}`;
+
+  it('restamp a live record on a change of each Resource column a record shows', async () => {
+    const url = await resourceWithLists();
+    // A type change of an url resource also changes whether its address is shown: not this one's.
+    const exercise = await resourceWithLists({ type: 'em', parametres: {} });
+    const changes: [string, number, string][] = [
+      ['titre', url, `"titre" = 'Titre par SQL'`],
+      ['resume', url, `"resume" = 'Résumé par SQL'`],
+      ['description', url, `"description" = 'Description par SQL'`],
+      ['langue', url, `"langue" = 'eng'`],
+      ['parametres (an url resource’s address)', url, `"parametres" = '{"adresse":"https://example.org/b"}'`],
+      ['dateCreation', url, `"dateCreation" = ${SQL_DATE}`],
+      ['levelTags', url, `"levelTags" = '|5e|'`],
+      ['categoryTags', url, `"categoryTags" = '|3|'`],
+      ['type', exercise, `"type" = 'j3p'`],
+    ];
+    for (const [column, oid, assignment] of changes) {
+      expect(await afterSql(oid, [update(oid, assignment)]), column).toEqual({
+        stamped: 'now',
+        deleted: false,
+      });
+    }
+  });
+
+  it('restamp a live record on rows of each of its lists inserted, updated or deleted', async () => {
+    const oid = await resourceWithLists();
+    // Each table: the columns and values of a row to add, a change to its one row there.
+    const lists: [string, string, string][] = [
+      ['ResourceLevel', `"level", "position") VALUES (${oid}, '5e', 1)`, `"level" = '4e'`],
+      ['ResourceCategory', `"categoryId", "position") VALUES (${oid}, 3, 1)`, `"categoryId" = 5`],
+      ['ResourceAuthor', `"personOid", "position") VALUES (${oid}, ${other.oid}, 1)`, `"position" = 5`],
+      ['ResourceContributor', `"personOid", "position") VALUES (${oid}, ${other.oid}, 1)`, `"position" = 5`],
+      ['ResourcePedagogicType', `"typeId", "position") VALUES (${oid}, 3, 1)`, `"typeId" = 2`],
+      ['ResourceDocumentaryType', `"typeId", "position") VALUES (${oid}, 5, 1)`, `"typeId" = 6`],
+    ];
+    for (const [table, inserted, changed] of lists) {
+      const cases: [string, string][] = [
+        ['update', `UPDATE "${table}" SET ${changed} WHERE "resourceOid" = ${oid}`],
+        ['insert', `INSERT INTO "${table}" ("resourceOid", ${inserted}`],
+        ['delete', `DELETE FROM "${table}" WHERE "resourceOid" = ${oid}`],
+      ];
+      for (const [event, statement] of cases) {
+        expect(await afterSql(oid, [statement]), `${table} ${event}`).toEqual({
+          stamped: 'now',
+          deleted: false,
+        });
+      }
+    }
+    // A row moved from another resource: both records change.
+    const giver = await resourceWithLists();
+    const moved = `UPDATE "ResourceAuthor" SET "resourceOid" = ${oid} WHERE "resourceOid" = ${giver}`;
+    await stampLongAgo(giver);
+    expect(await afterSql(oid, [moved])).toEqual({ stamped: 'now', deleted: false });
+    expect((await entryOf(giver))!.datestamp.getTime()).toBeGreaterThan(LONG_AGO.getTime());
+  });
+
+  it('leave the datestamp on a change of what no record shows', async () => {
+    const url = await resourceWithLists();
+    const exercise = await resourceWithLists({ type: 'em', parametres: { x: 1 } });
+    const changes: [string, number, string[], { changesDateMiseAJour?: boolean }?][] = [
+      ['commentaires', url, [update(url, `"commentaires" = 'Note par SQL'`)]],
+      ['dateMiseAJour', url, [update(url, `"dateMiseAJour" = ${SQL_DATE}`)], { changesDateMiseAJour: true }],
+      [
+        'parametres other than the address',
+        url,
+        [update(url, `"parametres" = '{"adresse":"https://example.org/a","largeur":3}'`)],
+      ],
+      [
+        'parametres of a resource that is not an url',
+        exercise,
+        [update(exercise, `"parametres" = '{"x":2,"adresse":"https://example.org/c"}'`)],
+      ],
+      ['enfants', url, [update(url, `"enfants" = '[{"titre":"Enfant"}]'`)]],
+      ['version, inc', url, [update(url, `"version" = 7, "inc" = 9`)]],
+      ['origine, idOrigine', url, [update(url, `"origine" = 'ailleurs', "idOrigine" = 'sql-${url}'`)]],
+      [
+        'a relation',
+        url,
+        [
+          `INSERT INTO "ResourceRelation" ("resourceOid", "predicate", "targetRid", "position") VALUES (${url}, 1, 'ailleurs/9', 0)`,
+        ],
+      ],
+      ['a person’s name', url, [`UPDATE "Person" SET "nom" = 'Renommé' WHERE "oid" = ${author.oid}`]],
+    ];
+    for (const [what, oid, statements, options] of changes) {
+      expect(await afterSql(oid, statements, options), what).toEqual({ stamped: 'long ago', deleted: false });
+    }
+  });
+
+  it('withdraw a record on each visibility column, bring it back, and leave a withdrawn one alone', async () => {
+    const oid = await resourceWithLists();
+    const visibility: [string, string, string][] = [
+      ['publie', `"publie" = false`, `"publie" = true`],
+      ['restriction 1', `"restriction" = 1`, `"restriction" = 0`],
+      ['restriction 2', `"restriction" = 2`, `"restriction" = 0`],
+      ['restriction 3', `"restriction" = 3`, `"restriction" = 0`],
+      ['indexable', `"indexable" = false`, `"indexable" = true`],
+      ['aliasOf', `"aliasOf" = 'ailleurs/1'`, `"aliasOf" = NULL`],
+    ];
+    for (const [column, withdraw, expose] of visibility) {
+      expect(await afterSql(oid, [update(oid, withdraw)]), `${column} withdraws`).toEqual({
+        stamped: 'now',
+        deleted: true,
+      });
+      // What changes while withdrawn is no harvester's business: the deletion keeps its stamp.
+      expect(
+        await afterSql(oid, [update(oid, `"titre" = 'Retirée, ${column}'`)]),
+        `${column} withdrawn`,
+      ).toEqual({
+        stamped: 'long ago',
+        deleted: true,
+      });
+      expect(await afterSql(oid, [update(oid, expose)]), `${column} exposes`).toEqual({
+        stamped: 'now',
+        deleted: false,
+      });
+    }
+    expect(await afterSql(oid, [`DELETE FROM "Resource" WHERE "oid" = ${oid}`]), 'delete').toEqual({
+      stamped: 'now',
+      deleted: true,
+    });
+  });
+});
+
 describe('the triggers', () => {
   it('are all installed by the migrations', async () => {
     const names =
