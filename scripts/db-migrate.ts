@@ -58,12 +58,13 @@ export function historyTriggers(migrations: string = prismaPaths.sqlite.migratio
     .filter((name) => /^\d/.test(name))
     .sort()) {
     const text = readFileSync(join(migrations, folder, 'migration.sql'), 'utf8');
-    for (const [sql, name, table] of text.matchAll(
-      /CREATE TRIGGER "([^"]+)" (?:AFTER|BEFORE|INSTEAD OF) \w+(?: OF [^\n]*?)? ON "([^"]+)"[\s\S]*?\nEND;/g,
+    // In the order of the text: a migration that changes a trigger drops it, then creates it again.
+    for (const [sql, created, table, dropped] of text.matchAll(
+      /CREATE TRIGGER "([^"]+)" (?:AFTER|BEFORE|INSTEAD OF) \w+(?: OF [^\n]*?)? ON "([^"]+)"[\s\S]*?\nEND;|DROP TRIGGER (?:IF EXISTS )?"([^"]+)"/g,
     )) {
-      byName.set(name!, { table: table!, sql });
+      if (created) byName.set(created, { table: table!, sql });
+      else byName.delete(dropped!);
     }
-    for (const [, name] of text.matchAll(/DROP TRIGGER (?:IF EXISTS )?"([^"]+)"/g)) byName.delete(name!);
   }
   const byTable = new Map<string, string[]>();
   for (const { table, sql } of byName.values()) byTable.set(table, [...(byTable.get(table) ?? []), sql]);

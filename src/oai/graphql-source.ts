@@ -64,7 +64,6 @@ interface MetadataFields {
   typePedagogiques: number[];
   typeDocumentaires: number[];
   dateCreation: string;
-  dateMiseAJour: string;
   address: string | null;
   authors: HarvestPerson[];
   contributors: HarvestPerson[];
@@ -109,7 +108,6 @@ export function createGraphQLHarvestSource(
     typePedagogiques: fields.typePedagogiques,
     typeDocumentaires: fields.typeDocumentaires,
     dateCreation: new Date(fields.dateCreation),
-    dateMiseAJour: new Date(fields.dateMiseAJour),
     adresse: fields.address,
     publicUrl: `${base}/api/public/${fields.oid}`,
     authors: fields.authors.map(({ pid, nom, prenom }) => ({ pid, nom, prenom })),

@@ -31,7 +31,12 @@ export interface HarvestPerson {
   prenom: string;
 }
 
-/** The metadata of an exposed resource: everything the `oai_dc` and `lom` formats are made from. */
+/**
+ * The metadata of an exposed resource: everything the `oai_dc` and `lom` formats are made from, and
+ * nothing more. `dateMiseAJour` is left out on purpose: the harvest entries' triggers do not restamp
+ * a record when it alone changes (every save moves it), so a format that showed it would need them
+ * to (docs/oai-pmh.md, "Datestamps").
+ */
 export interface HarvestResource {
   oid: number;
   /** `<baseId>/<oid>`. */
@@ -49,7 +54,6 @@ export interface HarvestResource {
   typePedagogiques: number[];
   typeDocumentaires: number[];
   dateCreation: Date;
-  dateMiseAJour: Date;
   /** The resource's own address when it has one (an `url` resource's `parametres.adresse`), else null. */
   adresse: string | null;
   /** Its public page in this service (`<baseUrl>/api/public/<oid>`). */

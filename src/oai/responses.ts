@@ -1,13 +1,13 @@
 /**
- * The XML of responses (§3.2, §4), written as text: every value goes through escapeXml, and
- * metadata is what a format renders. A page is built from one page of the source, never from the
- * whole list, so memory is bounded by the page size.
+ * The XML of responses (§3.2, §4), written as text: every value goes through escapeText (element
+ * content) or escapeAttribute, and metadata is what a format renders. A page is built from one page
+ * of the source, never from the whole list, so memory is bounded by the page size.
  */
 import { formatDatestamp } from './datestamp.ts';
 import type { OaiError } from './errors.ts';
 import type { HarvestHeader, HarvestRecord, HarvestSet, MetadataFormat } from './harvest-source.ts';
 import { formatIdentifier } from './identifier.ts';
-import { escapeXml } from './xml.ts';
+import { escapeAttribute, escapeText } from './xml.ts';
 
 const OAI_NAMESPACE = 'http://www.openarchives.org/OAI/2.0/';
 const OAI_SCHEMA = 'http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd';
@@ -22,7 +22,7 @@ export interface Envelope {
 }
 
 const attributes = (pairs: readonly [string, string][]) =>
-  pairs.map(([name, value]) => ` ${name}="${escapeXml(value)}"`).join('');
+  pairs.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
 
 /** A whole response around `body` (the verb's element, or the errors). */
 export function envelope({ responseDate, baseUrl, echo }: Envelope, body: string): string {
@@ -30,16 +30,16 @@ export function envelope({ responseDate, baseUrl, echo }: Envelope, body: string
     '<?xml version="1.0" encoding="UTF-8"?>\n',
     `<OAI-PMH xmlns="${OAI_NAMESPACE}" xmlns:xsi="${XSI}" xsi:schemaLocation="${OAI_NAMESPACE} ${OAI_SCHEMA}">`,
     `<responseDate>${formatDatestamp(responseDate)}</responseDate>`,
-    `<request${attributes(echo)}>${escapeXml(baseUrl)}</request>`,
+    `<request${attributes(echo)}>${escapeText(baseUrl)}</request>`,
     body,
     '</OAI-PMH>\n',
   ].join('');
 }
 
 export const errorsXml = (errors: readonly OaiError[]) =>
-  errors.map((error) => `<error code="${error.code}">${escapeXml(error.message)}</error>`).join('');
+  errors.map((error) => `<error code="${error.code}">${escapeText(error.message)}</error>`).join('');
 
-const element = (name: string, text: string) => `<${name}>${escapeXml(text)}</${name}>`;
+const element = (name: string, text: string) => `<${name}>${escapeText(text)}</${name}>`;
 
 export interface IdentifyFields {
   repositoryName: string;
@@ -123,5 +123,5 @@ export interface TokenElement {
 
 export function resumptionTokenXml(token: TokenElement): string {
   const expiration = token.expirationDate ? ` expirationDate="${formatDatestamp(token.expirationDate)}"` : '';
-  return `<resumptionToken${expiration} completeListSize="${token.completeListSize}" cursor="${token.cursor}">${escapeXml(token.token)}</resumptionToken>`;
+  return `<resumptionToken${expiration} completeListSize="${token.completeListSize}" cursor="${token.cursor}">${escapeText(token.token)}</resumptionToken>`;
 }

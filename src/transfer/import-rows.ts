@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Prisma } from '../db/client.ts';
 import { isPublicAndPublished } from '../modules/resources/resources.policy.ts';
 import {
+  changedLinks,
   type FullResource,
   newReadKey,
   type ResourceLinks,
@@ -45,6 +46,11 @@ export interface Prepared {
   oid: number;
   row: ResourceRow;
   links: ResourceLinks;
+}
+
+/** A resource to update: its links are only those that changed, the ones rewritten (`changedLinks`). */
+export interface PreparedUpdate extends Omit<Prepared, 'links'> {
+  links: Partial<ResourceLinks>;
 }
 
 export interface GroupFields {
@@ -127,8 +133,6 @@ export function resourceRow(
 
 /** Whether the database already holds exactly what the record says. */
 export function sameResource(current: FullResource, { row, links }: Prepared): boolean {
-  const distinct = <T>(values: T[]) => [...new Set(values)];
-  const relations = [...new Map(links.relations.map((r) => [`${r.predicate} ${r.rid}`, r])).values()];
   return (
     current.titre === row.titre &&
     current.resume === row.resume &&
@@ -147,45 +151,6 @@ export function sameResource(current: FullResource, { row, links }: Prepared): b
     current.inc === row.inc &&
     current.dateCreation.getTime() === row.dateCreation.getTime() &&
     current.dateMiseAJour.getTime() === row.dateMiseAJour.getTime() &&
-    isDeepStrictEqual(
-      current.authors.map((a) => a.personOid),
-      distinct(links.authorOids),
-    ) &&
-    isDeepStrictEqual(
-      current.contributors.map((a) => a.personOid),
-      distinct(links.contributorOids),
-    ) &&
-    isDeepStrictEqual(
-      current.parentAuthors.map((a) => a.personOid),
-      distinct(links.parentAuthorOids),
-    ) &&
-    isDeepStrictEqual(
-      current.readerGroups.map((g) => g.groupOid),
-      distinct(links.readerGroupOids),
-    ) &&
-    isDeepStrictEqual(
-      current.authorGroups.map((g) => g.groupOid),
-      distinct(links.authorGroupOids),
-    ) &&
-    isDeepStrictEqual(
-      current.categories.map((c) => c.categoryId),
-      distinct(links.categories),
-    ) &&
-    isDeepStrictEqual(
-      current.levels.map((l) => l.level),
-      distinct(links.niveaux),
-    ) &&
-    isDeepStrictEqual(
-      current.pedagogicTypes.map((t) => t.typeId),
-      distinct(links.typePedagogiques),
-    ) &&
-    isDeepStrictEqual(
-      current.documentaryTypes.map((t) => t.typeId),
-      distinct(links.typeDocumentaires),
-    ) &&
-    isDeepStrictEqual(
-      current.relations.map((r) => ({ predicate: r.predicate, rid: r.targetRid })),
-      relations,
-    )
+    Object.keys(changedLinks(current, links)).length === 0
   );
 }

@@ -14,6 +14,7 @@ import { insertRows, tableOf } from '../db/bulk-insert.ts';
 import { db, type Prisma, type Transaction } from '../db/client.ts';
 import { contentChanges } from '../db/content-changes.ts';
 import {
+  changedLinks,
   fullInclude,
   type LinkTableName,
   linkRows,
@@ -38,6 +39,7 @@ import {
   type GroupFields,
   groupFields,
   type Prepared,
+  type PreparedUpdate,
   personRow,
   resourceRow,
   sameGroup,
@@ -334,7 +336,7 @@ export async function importResources(run: ImportRun, candidates: Candidate[]) {
   const known = await knownLocalOids(ids, baseId, candidates);
 
   const creations: Prepared[] = [];
-  const updates: Prepared[] = [];
+  const updates: PreparedUpdate[] = [];
   for (const candidate of candidates) {
     const { line, oid } = candidate;
     const current = byOid.get(oid);
@@ -348,7 +350,8 @@ export async function importResources(run: ImportRun, candidates: Candidate[]) {
     );
     const prepared: Prepared = { line, oid, row: resourceRow(candidate, current), links };
     if (!current) creations.push(prepared);
-    else if (!sameResource(current, prepared)) updates.push(prepared);
+    else if (!sameResource(current, prepared))
+      updates.push({ ...prepared, links: changedLinks(current, prepared.links) });
     else report.counts.resource.unchanged += 1;
   }
   if (run.dryRun) {
@@ -363,14 +366,24 @@ export async function importResources(run: ImportRun, candidates: Candidate[]) {
     report.counts.resource.updated += updates.length;
   } catch {
     // One record spoilt the batch (a concurrent write, a constraint): each alone, so the rest goes in.
-    for (const prepared of [...creations, ...updates]) {
-      const isCreation = creations.includes(prepared);
+    const alone = [
+      ...creations.map((prepared) => ({
+        prepared,
+        outcome: 'created' as const,
+        creations: [prepared],
+        updates: [],
+      })),
+      ...updates.map((prepared) => ({
+        prepared,
+        outcome: 'updated' as const,
+        creations: [],
+        updates: [prepared],
+      })),
+    ];
+    for (const { prepared, outcome, ...batch } of alone) {
       try {
-        await db.$transaction(
-          (tx) => writeResources(tx, isCreation ? [prepared] : [], isCreation ? [] : [prepared]),
-          TRANSACTION,
-        );
-        report.counts.resource[isCreation ? 'created' : 'updated'] += 1;
+        await db.$transaction((tx) => writeResources(tx, batch.creations, batch.updates), TRANSACTION);
+        report.counts.resource[outcome] += 1;
       } catch (error) {
         report.skip(prepared.line, 'resource', String(prepared.oid), `write refused: ${messageOf(error)}`);
       }
@@ -384,10 +397,11 @@ const jsonOrNull = (value: unknown[] | null) =>
 /**
  * Writes a batch: new resources with their rows inserted table by table for the whole batch
  * (rows built by `linkRows` and `wordRows`, as `writeLinks` and `writeWords` build them), changed
- * resources one by one through `writeLinks` and `writeWords`. The caller moves the content
- * generation first (src/db/content-changes.ts): raw statements do not, the transaction's end does.
+ * resources one by one through `writeLinks` (their links that changed) and `writeWords`. The caller
+ * moves the content generation first (src/db/content-changes.ts): raw statements do not, the
+ * transaction's end does.
  */
-async function writeResources(tx: Transaction, creations: Prepared[], updates: Prepared[]) {
+async function writeResources(tx: Transaction, creations: Prepared[], updates: PreparedUpdate[]) {
   if (creations.length > 0) {
     await insertRows(
       tx,

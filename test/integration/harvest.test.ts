@@ -5,13 +5,17 @@
  * that was exposed and is not any more as a deleted record stamped with the change, whichever path
  * wrote it (the harvest entries' triggers); pages of one statement in an exact oid keyset.
  */
+
+import { readFileSync, writeFileSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, onStatement, provider } from '../../src/db/client.ts';
+import { metadataFormats } from '../../src/oai/formats/index.ts';
 import { createGraphQLHarvestSource, HarvestSourceError } from '../../src/oai/graphql-source.ts';
 import type { HarvestRecord, HarvestSelection, HarvestSource } from '../../src/oai/harvest-source.ts';
+import { readHarvestPage, readHarvestRecord } from '../../src/read-model/harvest.ts';
 import { importFile } from '../../src/transfer/import.service.ts';
 import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
 import { createResource } from '../support/resources.ts';
@@ -240,7 +244,7 @@ describe('datestamps', () => {
       const { datestamp } = (await entryOf(oid))!;
       return datestamp.getTime() >= before.getTime();
     };
-    // A save through the service (it always sets dateMiseAJour, which the records show).
+    // A save through the service of something the records show.
     expect(await moved(() => post({ oid, titre: 'Horodatage 2' }))).toBe(true);
     // Join tables written by something else than the service.
     expect(
@@ -271,6 +275,37 @@ describe('datestamps', () => {
     expect(
       await moved(() => db.person.update({ where: { oid: person.oid }, data: { nom: 'Renommé' } })),
     ).toBe(false);
+  });
+
+  it('stay when a save through the service changes nothing a record shows, though it moves dateMiseAJour', async () => {
+    const author = await db.person.create({ data: { pid: 'repo/commentee', nom: 'Note', prenom: 'Anne' } });
+    // Every list a record shows, each of which a save could rewrite.
+    const oid = await createResource(app, {
+      titre: 'Commentée',
+      niveaux: ['5e'],
+      categories: [7, 3],
+      typePedagogiques: [9],
+      typeDocumentaires: [12],
+      auteurs: [author.pid],
+      contributeurs: [author.pid],
+    });
+    const formats = metadataFormats({ repositoryIdentifier: 'repo.test' });
+    const disseminated = async () => {
+      const { resource } = (await source.record(oid))!;
+      return formats.map((format) => format.render(resource!));
+    };
+    const before = await disseminated();
+    expect(before[0]).toContain('<dc:creator>Anne Note</dc:creator>');
+    const longAgo = new Date('2001-01-01T00:00:00Z');
+    await db.resource.update({ where: { oid }, data: { dateMiseAJour: longAgo } });
+    await stampLongAgo(oid);
+    await post({ oid, commentaires: 'Note pour les collègues' });
+    const saved = await db.resource.findUniqueOrThrow({ where: { oid } });
+    expect(saved.commentaires).toBe('Note pour les collègues');
+    // The save did move dateMiseAJour, which no format shows: the records are the same.
+    expect(saved.dateMiseAJour.getTime()).toBeGreaterThan(longAgo.getTime());
+    expect(await disseminated()).toEqual(before);
+    expect((await entryOf(oid))!.datestamp).toEqual(longAgo);
   });
 
   it('select from and until inclusively, to the second', async () => {
@@ -480,6 +515,52 @@ describe('other write paths', () => {
     expect(record.header.datestamp.getTime()).toBeGreaterThanOrEqual(before.getTime());
   });
 
+  it('an import restamps what it changes in a record, not a resource whose comments alone it changes', async () => {
+    const folder = scratchDir('harvest-import-comments');
+    const file = join(folder, 'export.jsonl');
+    const firstOid = 71_000;
+    await writeGeneratedExport(file, {
+      baseId: 'repo',
+      resources: 30,
+      persons: 4,
+      groups: 2,
+      firstOid,
+      prefix: 'hc',
+    });
+    const options = { baseId: 'repo', roleNames: ['admin', 'formateur', 'eleve'] };
+    await importFile(file, options);
+    const live = (
+      await db.harvestEntry.findMany({
+        where: { oid: { gte: firstOid, lt: firstOid + 30 }, deleted: false },
+        orderBy: { oid: 'asc' },
+      })
+    ).map((entry) => entry.oid);
+    expect(live.length).toBeGreaterThan(2);
+    const [commented, retitled] = live as [number, number];
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const changed = lines.map((line) => {
+      const change = line.includes(`"oid":${commented},`)
+        ? { commentaires: 'Commentaire importé' }
+        : line.includes(`"oid":${retitled},`)
+          ? { titre: 'Titre importé' }
+          : null;
+      if (!change) return line;
+      const record = JSON.parse(line);
+      Object.assign(record.ressource ?? record, change);
+      return JSON.stringify(record);
+    });
+    writeFileSync(file, changed.join('\n'));
+    for (const oid of live) await stampLongAgo(oid);
+    const before = second();
+    const report = await importFile(file, options);
+    expect(report.resources.updated).toBe(2);
+    expect((await db.resource.findUniqueOrThrow({ where: { oid: commented } })).commentaires).toBe(
+      'Commentaire importé',
+    );
+    expect((await entryOf(commented))!.datestamp).toEqual(new Date('2001-01-01T00:00:00Z'));
+    expect((await entryOf(retitled))!.datestamp.getTime()).toBeGreaterThanOrEqual(before.getTime());
+  });
+
   it('an alias is not harvested until forked into a resource of its own', async () => {
     const original = await createResource(app, { titre: 'Original', type: 'em' });
     const alias = await createResource(app, { titre: 'Alias', type: 'em', aliasOf: `repo/${original}` });
@@ -489,6 +570,216 @@ describe('other write paths', () => {
     const forked = await db.resource.findUniqueOrThrow({ where: { oid: alias } });
     expect(forked).toMatchObject({ aliasOf: null, publie: true, restriction: 0 });
     expect((await source.record(alias))!.header.deleted).toBe(false);
+  });
+});
+
+describe('the rule of what is harvested, in each layer on its own', () => {
+  // The triggers keep an entry live only while its resource is exposed; the read model's statements
+  // check the resource again, and the harvest module checks each record against isHarvestable
+  // (test/unit/harvest-records.test.ts). An entry left live by anything else (a restored backup, a
+  // trigger a migration dropped, an operator's SQL) is what the statements alone must withhold.
+  it('the read model gives no metadata of a resource not exposed, whatever its entry says', async () => {
+    const exposed = await createResource(app, { titre: 'Exposée, entrée vivante' });
+    const hidden: [string, string][] = [
+      ['unpublished', `"publie" = false`],
+      ['restriction 1', `"restriction" = 1`],
+      ['restriction 2', `"restriction" = 2`],
+      ['restriction 3', `"restriction" = 3`],
+      ['not indexable', `"indexable" = false`],
+      ['an alias', `"aliasOf" = 'ailleurs/3'`],
+    ];
+    for (const [what, assignment] of hidden) {
+      const oid = await createResource(app, { titre: `Entrée vivante, ${what}` });
+      await db.$executeRawUnsafe(`UPDATE "Resource" SET ${assignment} WHERE "oid" = ${oid}`);
+      expect((await entryOf(oid))!.deleted, what).toBe(true);
+      await db.$executeRawUnsafe(`UPDATE "HarvestEntry" SET "deleted" = false WHERE "oid" = ${oid}`);
+      const [row] = await readHarvestPage({}, { after: oid - 1, limit: 1, withMetadata: true });
+      expect(row, `page, ${what}`).toMatchObject({ oid, deleted: true, metadata: null });
+      expect(await readHarvestRecord(oid), `record, ${what}`).toMatchObject({
+        oid,
+        deleted: true,
+        metadata: null,
+      });
+    }
+    const [row] = await readHarvestPage({}, { after: exposed - 1, limit: 1, withMetadata: true });
+    expect(row).toMatchObject({
+      oid: exposed,
+      deleted: false,
+      metadata: { titre: 'Exposée, entrée vivante' },
+    });
+    expect(await readHarvestRecord(exposed)).toMatchObject({ deleted: false, metadata: { restriction: 0 } });
+  });
+});
+
+describe('the triggers, on writes by SQL alone (no service save: dateMiseAJour untouched)', () => {
+  const LONG_AGO = new Date('2001-01-01T00:00:00Z');
+  /** A date as Prisma stores a DateTime on each database (UTC), for SQL written by hand. */
+  const SQL_DATE = provider === 'sqlite' ? `'2015-03-04T05:06:07.000+00:00'` : `'2015-03-04 05:06:07'`;
+  let author: { oid: number; pid: string };
+  let other: { oid: number; pid: string };
+
+  beforeAll(async () => {
+    author = await db.person.create({ data: { pid: 'repo/sql-auteur', nom: 'Auteur', prenom: 'Sql' } });
+    other = await db.person.create({ data: { pid: 'repo/sql-autre', nom: 'Autre', prenom: 'Sql' } });
+  });
+
+  /** A public url resource with every list a record shows, made through the API. */
+  const resourceWithLists = (fields: Record<string, unknown> = {}) =>
+    createResource(app, {
+      titre: 'Par SQL',
+      parametres: { adresse: 'https://example.org/a' },
+      niveaux: ['6e'],
+      categories: [7],
+      typePedagogiques: [9],
+      typeDocumentaires: [12],
+      auteurs: [author.pid],
+      contributeurs: [author.pid],
+      ...fields,
+    });
+
+  /**
+   * The entry of `oid` after `statements`, run by SQL on an entry stamped long ago: whether its
+   * datestamp moved to the change's second, stayed long ago, and whether it is deleted. Checks that
+   * the statements left dateMiseAJour alone, unless they are meant to change it.
+   */
+  async function afterSql(oid: number, statements: string[], { changesDateMiseAJour = false } = {}) {
+    await stampLongAgo(oid);
+    const before = await db.resource.findUnique({ where: { oid }, select: { dateMiseAJour: true } });
+    const second0 = second();
+    for (const statement of statements) await db.$executeRawUnsafe(statement);
+    const after = await db.resource.findUnique({ where: { oid }, select: { dateMiseAJour: true } });
+    if (before && after && !changesDateMiseAJour) expect(after.dateMiseAJour).toEqual(before.dateMiseAJour);
+    const entry = (await entryOf(oid))!;
+    const stamp = entry.datestamp.getTime();
+    return {
+      stamped: stamp === LONG_AGO.getTime() ? 'long ago' : stamp >= second0.getTime() ? 'now' : 'elsewhen',
+      deleted: entry.deleted,
+    };
+  }
+
+  const update = (oid: number, assignment: string) =>
+    `UPDATE "Resource" SET ${assignment} WHERE "oid" = ${oid}`;
+
+  it('restamp a live record on a change of each Resource column a record shows', async () => {
+    const url = await resourceWithLists();
+    // A type change of an url resource also changes whether its address is shown: not this one's.
+    const exercise = await resourceWithLists({ type: 'em', parametres: {} });
+    const changes: [string, number, string][] = [
+      ['titre', url, `"titre" = 'Titre par SQL'`],
+      ['resume', url, `"resume" = 'Résumé par SQL'`],
+      ['description', url, `"description" = 'Description par SQL'`],
+      ['langue', url, `"langue" = 'eng'`],
+      ['parametres (an url resource’s address)', url, `"parametres" = '{"adresse":"https://example.org/b"}'`],
+      ['dateCreation', url, `"dateCreation" = ${SQL_DATE}`],
+      ['levelTags', url, `"levelTags" = '|5e|'`],
+      ['categoryTags', url, `"categoryTags" = '|3|'`],
+      ['type', exercise, `"type" = 'j3p'`],
+    ];
+    for (const [column, oid, assignment] of changes) {
+      expect(await afterSql(oid, [update(oid, assignment)]), column).toEqual({
+        stamped: 'now',
+        deleted: false,
+      });
+    }
+  });
+
+  it('restamp a live record on rows of each of its lists inserted, updated or deleted', async () => {
+    const oid = await resourceWithLists();
+    // Each table: the columns and values of a row to add, a change to its one row there.
+    const lists: [string, string, string][] = [
+      ['ResourceLevel', `"level", "position") VALUES (${oid}, '5e', 1)`, `"level" = '4e'`],
+      ['ResourceCategory', `"categoryId", "position") VALUES (${oid}, 3, 1)`, `"categoryId" = 5`],
+      ['ResourceAuthor', `"personOid", "position") VALUES (${oid}, ${other.oid}, 1)`, `"position" = 5`],
+      ['ResourceContributor', `"personOid", "position") VALUES (${oid}, ${other.oid}, 1)`, `"position" = 5`],
+      ['ResourcePedagogicType', `"typeId", "position") VALUES (${oid}, 3, 1)`, `"typeId" = 2`],
+      ['ResourceDocumentaryType', `"typeId", "position") VALUES (${oid}, 5, 1)`, `"typeId" = 6`],
+    ];
+    for (const [table, inserted, changed] of lists) {
+      const cases: [string, string][] = [
+        ['update', `UPDATE "${table}" SET ${changed} WHERE "resourceOid" = ${oid}`],
+        ['insert', `INSERT INTO "${table}" ("resourceOid", ${inserted}`],
+        ['delete', `DELETE FROM "${table}" WHERE "resourceOid" = ${oid}`],
+      ];
+      for (const [event, statement] of cases) {
+        expect(await afterSql(oid, [statement]), `${table} ${event}`).toEqual({
+          stamped: 'now',
+          deleted: false,
+        });
+      }
+    }
+    // A row moved from another resource: both records change.
+    const giver = await resourceWithLists();
+    const moved = `UPDATE "ResourceAuthor" SET "resourceOid" = ${oid} WHERE "resourceOid" = ${giver}`;
+    await stampLongAgo(giver);
+    expect(await afterSql(oid, [moved])).toEqual({ stamped: 'now', deleted: false });
+    expect((await entryOf(giver))!.datestamp.getTime()).toBeGreaterThan(LONG_AGO.getTime());
+  });
+
+  it('leave the datestamp on a change of what no record shows', async () => {
+    const url = await resourceWithLists();
+    const exercise = await resourceWithLists({ type: 'em', parametres: { x: 1 } });
+    const changes: [string, number, string[], { changesDateMiseAJour?: boolean }?][] = [
+      ['commentaires', url, [update(url, `"commentaires" = 'Note par SQL'`)]],
+      ['dateMiseAJour', url, [update(url, `"dateMiseAJour" = ${SQL_DATE}`)], { changesDateMiseAJour: true }],
+      [
+        'parametres other than the address',
+        url,
+        [update(url, `"parametres" = '{"adresse":"https://example.org/a","largeur":3}'`)],
+      ],
+      [
+        'parametres of a resource that is not an url',
+        exercise,
+        [update(exercise, `"parametres" = '{"x":2,"adresse":"https://example.org/c"}'`)],
+      ],
+      ['enfants', url, [update(url, `"enfants" = '[{"titre":"Enfant"}]'`)]],
+      ['version, inc', url, [update(url, `"version" = 7, "inc" = 9`)]],
+      ['origine, idOrigine', url, [update(url, `"origine" = 'ailleurs', "idOrigine" = 'sql-${url}'`)]],
+      [
+        'a relation',
+        url,
+        [
+          `INSERT INTO "ResourceRelation" ("resourceOid", "predicate", "targetRid", "position") VALUES (${url}, 1, 'ailleurs/9', 0)`,
+        ],
+      ],
+      ['a person’s name', url, [`UPDATE "Person" SET "nom" = 'Renommé' WHERE "oid" = ${author.oid}`]],
+    ];
+    for (const [what, oid, statements, options] of changes) {
+      expect(await afterSql(oid, statements, options), what).toEqual({ stamped: 'long ago', deleted: false });
+    }
+  });
+
+  it('withdraw a record on each visibility column, bring it back, and leave a withdrawn one alone', async () => {
+    const oid = await resourceWithLists();
+    const visibility: [string, string, string][] = [
+      ['publie', `"publie" = false`, `"publie" = true`],
+      ['restriction 1', `"restriction" = 1`, `"restriction" = 0`],
+      ['restriction 2', `"restriction" = 2`, `"restriction" = 0`],
+      ['restriction 3', `"restriction" = 3`, `"restriction" = 0`],
+      ['indexable', `"indexable" = false`, `"indexable" = true`],
+      ['aliasOf', `"aliasOf" = 'ailleurs/1'`, `"aliasOf" = NULL`],
+    ];
+    for (const [column, withdraw, expose] of visibility) {
+      expect(await afterSql(oid, [update(oid, withdraw)]), `${column} withdraws`).toEqual({
+        stamped: 'now',
+        deleted: true,
+      });
+      // What changes while withdrawn is no harvester's business: the deletion keeps its stamp.
+      expect(
+        await afterSql(oid, [update(oid, `"titre" = 'Retirée, ${column}'`)]),
+        `${column} withdrawn`,
+      ).toEqual({
+        stamped: 'long ago',
+        deleted: true,
+      });
+      expect(await afterSql(oid, [update(oid, expose)]), `${column} exposes`).toEqual({
+        stamped: 'now',
+        deleted: false,
+      });
+    }
+    expect(await afterSql(oid, [`DELETE FROM "Resource" WHERE "oid" = ${oid}`]), 'delete').toEqual({
+      stamped: 'now',
+      deleted: true,
+    });
   });
 });
 

@@ -5,6 +5,7 @@
  * (arguments, errors, tokens) are driven in test/unit/oai-protocol.test.ts; what the source exposes,
  * in test/integration/harvest.test.ts.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
 import { createResource } from '../support/resources.ts';
@@ -202,6 +203,110 @@ describe('/oai on the service', () => {
     const strip = (xml: string) => xml.replace(/<responseDate>[^<]*<\/responseDate>/, '');
     expect(strip(posted.text)).toBe(strip(got));
   });
+});
+
+/** The characters XML 1.0 has no way to write, even as a character reference (its production Char). */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/**
+ * Any well-formed Unicode text the API stores (NUL is refused before it), biased towards what XML
+ * writes specially: line ends and tabs, markup, characters it cannot carry, Unicode's own line ends.
+ */
+const storedText = () =>
+  fc
+    .string({
+      unit: fc.oneof(
+        { weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+        {
+          weight: 3,
+          arbitrary: fc.constantFrom('\r', '\n', '\r\n', '\t', ' ', '<', '&', '>', ']]>', '"', "'", '&#13;'),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom('\u0001', '\u001F', '\uFFFE', '\uFFFF', '\u0085', '\u2028', '\u00A0'),
+        },
+      ),
+      maxLength: 40,
+    })
+    .map((text) => text.replaceAll('\u0000', ''));
+
+/** What a harvester reads of a stored text: the text less what XML cannot carry, nothing when blank. */
+const harvestedAs = (stored: string) => {
+  const kept = stored.replace(NOT_XML, '');
+  return /^[ \t\n\r]*$/.test(kept) ? [] : [kept];
+};
+
+const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_261_127);
+const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 15);
+
+describe('/oai text, as a harvester’s parser reads it', () => {
+  /** The texts a record carries of the resource's title and descriptions, in oai_dc and in LOM. */
+  async function harvestedTexts(oid: number) {
+    const record = async (metadataPrefix: string) =>
+      at(
+        await parseXml(await oai({ verb: 'GetRecord', metadataPrefix, identifier: identifierOf(oid) })),
+        'GetRecord',
+        'record',
+        'metadata',
+      );
+    const [dcRecord, lomRecord] = await Promise.all([record('oai_dc'), record('lom')]);
+    const dc = at(dcRecord, 'oai_dc:dc');
+    const general = at(lomRecord, 'lom', 'general');
+    const strings = (elements: XmlElement[]) => elements.map((element) => at(element, 'string').text);
+    return {
+      oai_dc: {
+        title: childrenNamed(dc, 'dc:title').map((element) => element.text),
+        descriptions: childrenNamed(dc, 'dc:description').map((element) => element.text),
+      },
+      lom: {
+        title: strings(childrenNamed(general, 'title')),
+        descriptions: strings(childrenNamed(general, 'description')),
+      },
+    };
+  }
+
+  it('keeps carriage returns: a stored CR is read back as CR, not as the LF a raw one becomes', async () => {
+    const titre = 'Sonde T\r\nligne';
+    const resume = 'Un\rdeux\r';
+    const description = '\r\nTrois\n\r\n';
+    const oid = await createResource(app, { titre, resume, description });
+    const expected = { title: [titre], descriptions: [resume, description] };
+    expect(await harvestedTexts(oid)).toEqual({ oai_dc: expected, lom: expected });
+  });
+
+  it('echoes arguments with their tabs and line breaks, which a parser turns into spaces in a raw attribute', async () => {
+    const identifier = 'oai:repo.example.org:1\tun\ndeux\r\ntrois\r';
+    const resumptionToken = 'jeton\t\n\r fin';
+    for (const [query, code] of [
+      [{ verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier }, 'idDoesNotExist'],
+      [{ verb: 'ListMetadataFormats', identifier }, 'idDoesNotExist'],
+      [{ verb: 'ListRecords', resumptionToken }, 'badResumptionToken'],
+    ] as const) {
+      const root = await parseXml(await oai(query));
+      expect(childrenNamed(root, 'error').map((error) => error.attributes.code)).toEqual([code]);
+      expect(at(root, 'request').attributes).toEqual(query);
+    }
+    const errorText = at(
+      await parseXml(await oai({ verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier })),
+      'error',
+    ).text;
+    expect(errorText).toContain(`"${identifier}"`);
+  });
+
+  it('gives back any text stored through the API, less only the characters XML 1.0 cannot carry', async () => {
+    const oid = await createResource(app, { titre: 'Propriété' });
+    await fc.assert(
+      fc.asyncProperty(storedText(), storedText(), storedText(), async (titre, resume, description) => {
+        await update(oid, { titre, resume, description });
+        const expected = {
+          title: harvestedAs(titre),
+          descriptions: [...harvestedAs(resume), ...harvestedAs(description)],
+        };
+        expect(await harvestedTexts(oid)).toEqual({ oai_dc: expected, lom: expected });
+      }),
+      { seed: FUZZ_SEED, numRuns: FUZZ_RUNS },
+    );
+  }, 60_000);
 });
 
 describe('/oai sets', () => {

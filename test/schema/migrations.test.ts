@@ -149,6 +149,18 @@ describe('migrations', () => {
         database.exec(
           `INSERT INTO "Resource" ("oid", "origine", "idOrigine", "type", "publie") VALUES (1, 'a', '1', 'em', true)`,
         );
+        // Each trigger as the history last defines it: the update trigger restamps on the title,
+        // not on dateMiseAJour (harvest_disseminated_changes).
+        const longAgo = '2001-01-01T00:00:00.000+00:00';
+        const stampAfter = (change: string) => {
+          database.exec(`UPDATE "HarvestEntry" SET "datestamp" = '${longAgo}'`);
+          database.exec(change);
+          return database.prepare('SELECT "datestamp" FROM "HarvestEntry"').pluck().get();
+        };
+        expect(stampAfter(`UPDATE "Resource" SET "titre" = 'Autre'`)).not.toBe(longAgo);
+        expect(stampAfter(`UPDATE "Resource" SET "dateMiseAJour" = '2020-01-01T00:00:00.000+00:00'`)).toBe(
+          longAgo,
+        );
         database.exec(`UPDATE "Resource" SET "restriction" = 3 WHERE "oid" = 1`);
         expect(database.prepare('SELECT "oid", "deleted" FROM "HarvestEntry"').all()).toEqual([
           { oid: 1, deleted: 1 },

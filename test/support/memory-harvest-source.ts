@@ -38,7 +38,6 @@ export function resourceOf(oid: number, fields: Partial<HarvestResource> = {}): 
     typePedagogiques: [],
     typeDocumentaires: [],
     dateCreation: new Date('2026-01-01T00:00:00Z'),
-    dateMiseAJour: new Date('2026-01-01T00:00:00Z'),
     adresse: null,
     publicUrl: `http://repo.test/api/public/${oid}`,
     authors: [],

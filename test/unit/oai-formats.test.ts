@@ -22,7 +22,7 @@ import {
 import { createLomFormat, metadataFormats, oaiDcFormat } from '../../src/oai/formats/index.ts';
 import { vCard } from '../../src/oai/formats/lom.ts';
 import type { HarvestPerson, HarvestResource, MetadataFormat } from '../../src/oai/harvest-source.ts';
-import { escapeXml } from '../../src/oai/xml.ts';
+import { escapeAttribute, escapeText } from '../../src/oai/xml.ts';
 import { expectValidOai, validateOai, validateOaiDocuments } from '../support/xml-schema.ts';
 
 const REPOSITORY = 'bibliotheque.example.org';
@@ -79,7 +79,6 @@ function resource(overrides: Partial<HarvestResource> = {}): HarvestResource {
     typePedagogiques: [9],
     typeDocumentaires: [9],
     dateCreation: new Date('2019-09-02T08:30:00Z'),
-    dateMiseAJour: new Date('2024-01-15T16:00:00Z'),
     adresse: null,
     publicUrl: `https://${REPOSITORY}/api/public/1`,
     authors: [person('Marie', 'Curie')],
@@ -94,9 +93,12 @@ function texts(xml: string, name: string): string[] {
   return [...xml.matchAll(pattern)].map((match) => decode(match[1] as string));
 }
 
+/** Resolves the references escapeText and escapeAttribute write: the five entities, decimal ones. */
 function decode(text: string): string {
   const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-  return text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => entities[name] as string);
+  return text.replace(/&(amp|lt|gt|quot|apos|#\d+);/g, (_, name: string) =>
+    name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : (entities[name] as string),
+  );
 }
 
 /** `[source, value]` of every LOM vocabulary element `<name>` of a record. */
@@ -202,22 +204,33 @@ describe('the OAI-PMH validator', () => {
   });
 });
 
-describe('escapeXml', () => {
-  it('escapes markup, drops what XML 1.0 cannot carry, keeps every other character', () => {
-    expect(escapeXml(`a<b>&"c'`)).toBe('a&lt;b&gt;&amp;&quot;c&apos;');
-    expect(escapeXml(']]>')).toBe(']]&gt;');
-    expect(escapeXml('\u0000a\u0008\u000Bb\u001F\uFFFE\uFFFFc')).toBe('abc');
-    expect(escapeXml('x\uD800y\uDFFFz')).toBe('xyz');
-    expect(escapeXml('\t\n\r é 😀 \uE000 \uFFFD')).toBe('\t\n\r é 😀 \uE000 \uFFFD');
+describe('escapeText and escapeAttribute', () => {
+  it('escape markup, drop what XML 1.0 cannot carry, keep every other character', () => {
+    for (const escapeValue of [escapeText, escapeAttribute]) {
+      expect(escapeValue(`a<b>&"c'`)).toBe('a&lt;b&gt;&amp;&quot;c&apos;');
+      expect(escapeValue(']]>')).toBe(']]&gt;');
+      expect(escapeValue('\u0000a\u0008\u000Bb\u001F\uFFFE\uFFFFc')).toBe('abc');
+      expect(escapeValue('x\uD800y\uDFFFz')).toBe('xyz');
+      expect(escapeValue(' é 😀 \uE000 \uFFFD \u0085 \u2028')).toBe(' é 😀 \uE000 \uFFFD \u0085 \u2028');
+    }
   });
 
-  it('leaves no markup character and no forbidden one, for any string', () => {
+  it('write CR as a reference, and in attributes TAB and LF too: a parser normalises them raw', () => {
+    expect(escapeText('a\r\nb\rc\td\ne')).toBe('a&#13;\nb&#13;c\td\ne');
+    expect(escapeAttribute('a\r\nb\rc\td\ne')).toBe('a&#13;&#10;b&#13;c&#9;d&#10;e');
+  });
+
+  it('leave no markup character, no forbidden one and nothing a parser would normalise, for any string', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (value) => {
-        const escaped = escapeXml(value);
-        expect(escaped).not.toMatch(/[<>"']|&(?!(amp|lt|gt|quot|apos);)/);
-        expect(escaped).not.toMatch(XML_FORBIDDEN);
-        expect(decode(escaped)).toBe(value.replace(XML_FORBIDDEN, ''));
+        const text = escapeText(value);
+        const attribute = escapeAttribute(value);
+        for (const escaped of [text, attribute]) {
+          expect(escaped).not.toMatch(/[<>"'\r]|&(?!(amp|lt|gt|quot|apos|#9|#10|#13);)/);
+          expect(escaped).not.toMatch(XML_FORBIDDEN);
+          expect(decode(escaped)).toBe(value.replace(XML_FORBIDDEN, ''));
+        }
+        expect(attribute).not.toMatch(/[\t\n]/);
       }),
     );
   });
@@ -314,7 +327,6 @@ const resourceArbitrary: fc.Arbitrary<HarvestResource> = fc.record({
   typePedagogiques: numericIds(PEDAGOGIC_TYPES),
   typeDocumentaires: numericIds(DOCUMENTARY_TYPES),
   dateCreation: fc.date({ noInvalidDate: true }),
-  dateMiseAJour: fc.date({ noInvalidDate: true }),
   adresse: fc.option(text(3)),
   publicUrl: text(2),
   authors: fc.array(personArbitrary, { maxLength: 25 }),
@@ -344,7 +356,8 @@ describe('any resource', () => {
     fc.assert(
       fc.property(text(), (titre) => {
         const kept = titre.replace(XML_FORBIDDEN, '');
-        const expected = kept.trim() === '' ? [] : [kept];
+        // Blank is XML's white space only: any other character is kept, a no-break space too.
+        const expected = /^[ \t\n\r]*$/.test(kept) ? [] : [kept];
         expect(texts(oaiDcFormat.render(resource({ titre })), 'dc:title')).toEqual(expected);
         const lom = lomFormat.render(resource({ titre }));
         expect(texts(/<title>(.*?)<\/title>/s.exec(lom)?.[1] ?? '', 'string')).toEqual(expected);

@@ -11,7 +11,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HarvestResource, MetadataFormat } from '../../src/oai/harvest-source.ts';
 import { createOaiRouter } from '../../src/oai/router.ts';
 import type { OaiSettings } from '../../src/oai/settings.ts';
-import { escapeXml } from '../../src/oai/xml.ts';
+import { escapeText } from '../../src/oai/xml.ts';
 import { MemoryHarvestSource, type MemoryRecord } from '../support/memory-harvest-source.ts';
 import { validateOaiDocuments } from '../support/xml-schema.ts';
 import { at, child, childrenNamed, parseXml, type XmlElement } from '../support/xml-tree.ts';
@@ -27,7 +27,7 @@ const oaiDc: MetadataFormat = {
   metadataNamespace: 'http://www.openarchives.org/OAI/2.0/oai_dc/',
   render: (resource: HarvestResource) =>
     dublinCore(
-      `<dc:title>${escapeXml(resource.titre)}</dc:title><dc:identifier>${escapeXml(resource.publicUrl)}</dc:identifier>`,
+      `<dc:title>${escapeText(resource.titre)}</dc:title><dc:identifier>${escapeText(resource.publicUrl)}</dc:identifier>`,
     ),
 };
 /**
@@ -38,7 +38,7 @@ const titleOnly: MetadataFormat = {
   metadataPrefix: 'title_only',
   schema: 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd',
   metadataNamespace: 'http://www.openarchives.org/OAI/2.0/oai_dc/',
-  render: (resource) => dublinCore(`<dc:title>${escapeXml(resource.titre)}</dc:title>`),
+  render: (resource) => dublinCore(`<dc:title>${escapeText(resource.titre)}</dc:title>`),
 };
 const FORMATS = [oaiDc, titleOnly];
 

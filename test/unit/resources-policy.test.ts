@@ -13,6 +13,7 @@ import {
   canRead,
   canUpdate,
   isFrozenAlias,
+  isHarvestable,
   isPublicAndPublished,
   readableWhere,
   rightsNeedRelations,
@@ -42,6 +43,27 @@ describe('isPublicAndPublished', () => {
     [true, Restriction.private, false],
   ])('publie %s, restriction %i: %s', (publie, restriction, expected) => {
     expect(isPublicAndPublished({ publie, restriction })).toBe(expected);
+  });
+});
+
+describe('isHarvestable', () => {
+  it('is public, published, indexable and not an alias, every one of the four', () => {
+    for (const publie of [true, false]) {
+      for (const restriction of [
+        Restriction.none,
+        Restriction.correction,
+        Restriction.group,
+        Restriction.private,
+      ]) {
+        for (const indexable of [true, false]) {
+          for (const aliasOf of [null, 'ailleurs/1']) {
+            const facts = { publie, restriction, indexable, aliasOf };
+            const expected = publie && restriction === Restriction.none && indexable && aliasOf === null;
+            expect(isHarvestable(facts), JSON.stringify(facts)).toBe(expected);
+          }
+        }
+      }
+    }
   });
 });
 

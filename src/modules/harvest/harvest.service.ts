@@ -120,7 +120,11 @@ function addressOf(type: string, parametres: unknown): string | null {
   }
 }
 
-function toRecord(row: HarvestRow): HarvestRecordView {
+/**
+ * The record of an entry: its metadata only when the resources' policy says the resource is
+ * harvestable, whatever the read model gave (it checks the same rule in SQL; each check holds alone).
+ */
+export function harvestRecordOf(row: HarvestRow): HarvestRecordView {
   const metadata = row.metadata && isHarvestable(row.metadata) ? row.metadata : null;
   let resource: HarvestResourceView | null = null;
   if (metadata) {
@@ -151,7 +155,7 @@ export async function harvestPage(
   if (!filter) return { records: [], hasMore: false };
   // One more than the page tells whether another follows, in the same statement.
   const rows = await readHarvestPage(filter, { after, limit: limit + 1, withMetadata: args.withMetadata });
-  return { records: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
+  return { records: rows.slice(0, limit).map(harvestRecordOf), hasMore: rows.length > limit };
 }
 
 export async function harvestCount(args: HarvestSelectionArgs): Promise<number> {
@@ -162,7 +166,7 @@ export async function harvestCount(args: HarvestSelectionArgs): Promise<number> 
 /** The record of `oid` (deleted or not), or null when it was never exposed. */
 export async function harvestRecord(oid: number): Promise<HarvestRecordView | null> {
   const row = await readHarvestRecord(oid);
-  return row && toRecord(row);
+  return row && harvestRecordOf(row);
 }
 
 export const harvestEarliestDatestamp = (): Promise<Date | null> => earliestHarvestDatestamp();

@@ -4,6 +4,7 @@
  * a resource's multi-valued fields.
  */
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Prisma, Transaction } from '../../db/client.ts';
 import { parseId } from '../../lib/integers.ts';
 import { frenchStem, textWords } from '../../lib/text.ts';
@@ -174,6 +175,41 @@ export function linkRows(
     );
   }
   return rows;
+}
+
+/** What `current` holds of each multi-valued field, in order. */
+function heldLinks(current: FullResource): ResourceLinks {
+  return {
+    authorOids: current.authors.map((a) => a.personOid),
+    contributorOids: current.contributors.map((c) => c.personOid),
+    parentAuthorOids: current.parentAuthors.map((a) => a.personOid),
+    readerGroupOids: current.readerGroups.map((g) => g.groupOid),
+    authorGroupOids: current.authorGroups.map((g) => g.groupOid),
+    categories: current.categories.map((c) => c.categoryId),
+    niveaux: current.levels.map((l) => l.level),
+    typePedagogiques: current.pedagogicTypes.map((t) => t.typeId),
+    typeDocumentaires: current.documentaryTypes.map((t) => t.typeId),
+    relations: current.relations.map((r) => ({ predicate: r.predicate, rid: r.targetRid })),
+  };
+}
+
+/**
+ * The given multi-valued fields whose rows would differ from those `current` holds (values or
+ * order, compared as `writeLinks` writes them). Writing only these leaves unchanged rows alone: a
+ * rewrite of the same rows fires the harvest entries' triggers (the harvest_entries migration),
+ * which restamp the record for a change no harvester can see.
+ */
+export function changedLinks(current: FullResource, links: Partial<ResourceLinks>): Partial<ResourceLinks> {
+  const written = linkRows(current.oid, links);
+  const held = linkRows(current.oid, heldLinks(current));
+  const changed: Partial<ResourceLinks> = {};
+  for (const field of Object.keys(links) as (keyof ResourceLinks)[]) {
+    const table = field === 'relations' ? 'resourceRelation' : LINK_TABLES[field][0];
+    if (links[field] && !isDeepStrictEqual(written.get(table), held.get(table))) {
+      Object.assign(changed, { [field]: links[field] });
+    }
+  }
+  return changed;
 }
 
 /** Replaces the given multi-valued fields of a resource (the others are left alone), keeping order. */

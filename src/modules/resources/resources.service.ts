@@ -287,7 +287,7 @@ async function writeSave(context: Context, plan: SavePlan): Promise<SaveResult> 
         where: { oid: plan.oid },
         data: { ...plan.row, ...(archive ? { archiveOid: archive.oid } : {}) },
       });
-      await writeLinks(tx, plan.oid, plan.links);
+      await writeLinks(tx, plan.oid, plan.changedLinks);
       if (plan.rewriteWords) await writeWords(tx, plan.oid, plan.scalars);
       await enqueueChangeNotifications(tx, context, plan.oid, plan.previousEnfants);
       if (plan.auditChanges) {

@@ -23,6 +23,7 @@ import {
   type RightsSubject,
 } from './resources.policy.ts';
 import {
+  changedLinks,
   type FullResource,
   factsOf,
   type ResourceLinks,
@@ -251,6 +252,8 @@ export interface UpdatePlan extends PlanCommon {
   archive: { version: number; snapshot: StoredState } | null;
   /** A text changed: the full-text words are rewritten. */
   rewriteWords: boolean;
+  /** The multi-valued fields that changed, the only ones rewritten (see `changedLinks`). */
+  changedLinks: Partial<ResourceLinks>;
   /** The tree's children before, so that only newly linked peers are told. */
   previousEnfants: unknown;
   /** The audit entry's changes; null when the save changes nothing (no entry). */
@@ -410,6 +413,7 @@ export function planSave(decision: SaveDecision, resolved: ResolvedNames, fresh:
     },
     archive: versionBump ? { version: existing.version, snapshot: storedState(existing, baseId) } : null,
     rewriteWords: textChanged,
+    changedLinks: changedLinks(existing, links),
     previousEnfants: before?.enfants,
     auditChanges: Object.keys(changes).length > 0 ? changes : null,
   };

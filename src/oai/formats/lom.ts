@@ -10,7 +10,7 @@
  */
 import { CATEGORIES, LEVELS, PEDAGOGIC_TYPES } from '../../modules/resources/vocabulary.ts';
 import type { HarvestPerson, HarvestResource, MetadataFormat } from '../harvest-source.ts';
-import { escapeXml } from '../xml.ts';
+import { escapeText } from '../xml.ts';
 import {
   ageRanges,
   LEVEL_MAPPING,
@@ -48,7 +48,7 @@ function langString(value: string, language: string | null): string {
 }
 
 const vocabulary = (name: string, source: string, value: string): string =>
-  element(name, element('source', escapeXml(source)) + element('value', escapeXml(value)));
+  element(name, element('source', escapeText(source)) + element('value', escapeText(value)));
 
 /**
  * A vCard 3.0 (RFC 2426) naming a person, as LOM's contribute entity wants: FN and N are required.
@@ -72,7 +72,7 @@ export function vCard(person: HarvestPerson): string | null {
 function contribute(role: string, people: readonly HarvestPerson[], date: string | null): string {
   const entities = people
     .map(vCard)
-    .flatMap((card) => (card === null ? [] : [element('entity', escapeXml(card))]));
+    .flatMap((card) => (card === null ? [] : [element('entity', escapeText(card))]));
   if (entities.length === 0) return '';
   return element(
     'contribute',
@@ -110,9 +110,10 @@ function renderLom(resource: HarvestResource, options: LomOptions): string {
   const general =
     element(
       'identifier',
-      element('catalog', escapeXml(options.repositoryIdentifier)) + element('entry', escapeXml(resource.rid)),
+      element('catalog', escapeText(options.repositoryIdentifier)) +
+        element('entry', escapeText(resource.rid)),
     ) +
-    element('identifier', element('catalog', 'URI') + element('entry', escapeXml(resource.publicUrl))) +
+    element('identifier', element('catalog', 'URI') + element('entry', escapeText(resource.publicUrl))) +
     (title ? element('title', title) : '') +
     (language ? element('language', language) : '') +
     descriptions.map((text) => element('description', text)).join('') +

@@ -5,7 +5,7 @@
  */
 import { CATEGORIES, LEVELS, RESOURCE_TYPES } from '../../modules/resources/vocabulary.ts';
 import type { HarvestResource, MetadataFormat } from '../harvest-source.ts';
-import { escapeXml } from '../xml.ts';
+import { escapeAttribute } from '../xml.ts';
 import { DOCUMENTARY_TYPE_DCMI, languageTag, RESOURCE_TYPE_MAPPING, RIGHTS_DESCRIPTION } from './mapping.ts';
 import { content, displayName, isoDateTime, labels, unique } from './text.ts';
 
@@ -47,7 +47,7 @@ function renderOaiDc(resource: HarvestResource): string {
   return (
     `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NAMESPACE}" xmlns:dc="${DC_NAMESPACE}"` +
     ` xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"` +
-    ` xsi:schemaLocation="${escapeXml(`${OAI_DC_NAMESPACE} ${OAI_DC_SCHEMA}`)}">` +
+    ` xsi:schemaLocation="${escapeAttribute(`${OAI_DC_NAMESPACE} ${OAI_DC_SCHEMA}`)}">` +
     elements.join('') +
     '</oai_dc:dc>'
   );

@@ -1,14 +1,17 @@
 /** Small text helpers both formats share. */
 import type { HarvestPerson } from '../harvest-source.ts';
-import { escapeXml } from '../xml.ts';
+import { carriable, escapeText } from '../xml.ts';
 
 /**
- * A value as element content, or null when nothing would be left of it: blank values, or values made
- * only of characters XML cannot carry, produce no element rather than an empty one.
+ * A value as element content, or null when it is blank: nothing but XML's own white space (space,
+ * tab, line ends) once the characters XML cannot carry are left out. Such a value produces no
+ * element rather than an empty one; any other is carried whole, its white space included, so that
+ * a harvester reads back what was stored (a no-break space is a character someone typed, not
+ * blankness).
  */
 export function content(value: string): string | null {
-  const escaped = escapeXml(value);
-  return escaped.trim() === '' ? null : escaped;
+  const kept = carriable(value);
+  return /^[ \t\n\r]*$/.test(kept) ? null : escapeText(kept);
 }
 
 /** "Prénom Nom", as people are named in prose; null when both parts are blank. */
