@@ -193,7 +193,7 @@ async function migrate(target: MigrationTarget, migrations: Migration[], log: Mi
 const ALREADY_CREATED_STATES = new Set(['42P07', '42710', '42701', '42P06', '42723']);
 const ALREADY_DROPPED_STATES = new Set(['42P01', '42703', '42704']);
 const SQLITE_ALREADY_CREATED = /already exists|duplicate column name/;
-const SQLITE_ALREADY_DROPPED = /no such (table|index|column)/;
+const SQLITE_ALREADY_DROPPED = /no such (table|index|column|trigger|view)/;
 const isDrop = (statement: string) => /\bDROP\b/i.test(statement.replace(/--.*$/gm, ''));
 
 class PostgresTarget implements MigrationTarget {

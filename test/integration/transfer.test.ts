@@ -383,13 +383,13 @@ describe('refusals and the dry run', () => {
       { personne: { oid: 77_101, pid: 'texte/1', nom: 'a\ud800b', prenom: 'P' } },
       { personne: { oid: 77_102, pid: 'texte/2', nom: 'N', prenom: 'a\u0000b' } },
       { groupe: { oid: 7_701, nom: 'Groupe \udc00' } },
-      resource(97_001, { titre: 'a\ud800b' }),
-      resource(97_002, { parametres: { 'cl\udfff': 1 } }),
-      resource(97_003, {
+      resource(96_501, { titre: 'a\ud800b' }),
+      resource(96_502, { parametres: { 'cl\udfff': 1 } }),
+      resource(96_503, {
         type: 'arbre',
-        enfants: [{ titre: 'x\u0000', type: 'url', aliasOf: 'repo/97004' }],
+        enfants: [{ titre: 'x\u0000', type: 'url', aliasOf: 'repo/96504' }],
       }),
-      resource(97_004, { titre: exact, resume: exact }),
+      resource(96_504, { titre: exact, resume: exact }),
     ];
     writeFileSync(flawed, `${[header, ...records].map((record) => JSON.stringify(record)).join('\n')}\n`);
     const report = await importFile(flawed, options);
@@ -401,12 +401,12 @@ describe('refusals and the dry run', () => {
       expect.stringMatching(/^texte\/1: nom: .*lone surrogate/),
       expect.stringMatching(/^texte\/2: prenom: .*NUL/),
       expect.stringMatching(/^Groupe .*: nom: .*lone surrogate/),
-      expect.stringMatching(/^97001: titre: .*lone surrogate/),
-      expect.stringMatching(/^97002: parametres\.cl.*: .*lone surrogate/),
-      expect.stringMatching(/^97003: enfants\[0\]\.titre: .*NUL/),
+      expect.stringMatching(/^96501: titre: .*lone surrogate/),
+      expect.stringMatching(/^96502: parametres\.cl.*: .*lone surrogate/),
+      expect.stringMatching(/^96503: enfants\[0\]\.titre: .*NUL/),
     ]);
     expect(await db.person.count({ where: { pid: { startsWith: 'texte/' } } })).toBe(0);
-    const stored = await app.client().get('/api/ressource/97004').set(tokenHeaders);
+    const stored = await app.client().get('/api/ressource/96504').set(tokenHeaders);
     expect(stored.body).toMatchObject({ titre: exact, resume: exact });
   });
 
