@@ -5,8 +5,8 @@
  * then die at its first statement with NODE_MODULE_VERSION and a stack.
  *
  * The process entries (src/server.ts, src/cli/main.ts) ask here before importing anything else,
- * and this module imports only Node.js's own modules, which every version since 18 has: an entry
- * started by any `node` reaches this check. The tool, started by hand, runs itself again on the
+ * and this module imports only Node.js's own modules and semver (plain JavaScript, npm's own range
+ * rules), which every version since 18 runs: an entry started by any `node` reaches this check. The tool, started by hand, runs itself again on the
  * project's Node.js; the service refuses in one line, naming the command to use (a relaunching
  * parent would stand between a supervisor and the service: signals, kill -9, memory).
  */
@@ -14,9 +14,13 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import semver from 'semver';
 
 /** Set in the environment of a relaunched process: it never relaunches again. */
 const RELAUNCHED = 'RRS_RELAUNCHED_FROM';
+
+/** Whether `version` is in `range`, as npm reads `engines`; no range (no package.json) admits any. */
+const satisfies = (version: string, range: string) => !range || semver.satisfies(version, range);
 
 export interface RuntimeFacts {
   /** The running Node.js: version (without `v`) and executable. */
@@ -35,39 +39,10 @@ export type Verdict =
   | { action: 'relaunch'; node: string }
   | { action: 'refuse'; message: string };
 
-const numbers = (version: string) => version.split('.').map((part) => Number.parseInt(part, 10) || 0);
-
-function compare(a: string, b: string): number {
-  const [x, y] = [numbers(a), numbers(b)];
-  for (let i = 0; i < 3; i++) {
-    const difference = (x[i] ?? 0) - (y[i] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return 0;
-}
-
-/**
- * Whether `version` is in `range`: comparators (`>=22.23 <23`, `=22.23.3`, `22.23.3`) all holding.
- * A range of another form (`^22`, `22.x`, `||`) is not judged: true.
- */
-export function satisfies(version: string, range: string): boolean {
-  const comparators = range.trim().split(/\s+/);
-  const parsed = comparators.map((comparator) => /^(>=|<=|>|<|=)?v?(\d+(?:\.\d+){0,2})$/.exec(comparator));
-  if (parsed.some((match) => match === null)) return true;
-  return parsed.every((match) => {
-    const [, operator = '=', bound = ''] = match as RegExpExecArray;
-    const order = compare(version, bound);
-    if (operator === '>=') return order >= 0;
-    if (operator === '>') return order > 0;
-    if (operator === '<=') return order <= 0;
-    if (operator === '<') return order < 0;
-    return order === 0;
-  });
-}
-
 /** The major version a range asks for, for people: `>=22.23 <23` → `22`. */
 function wantedMajor(range: string): string {
-  return /(\d+)/.exec(range)?.[1] ?? range;
+  const lowest = semver.validRange(range) ? semver.minVersion(range) : null;
+  return lowest ? String(lowest.major) : range;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type RuntimeFacts, satisfies, verdictFor } from '../../src/lifecycle/node-runtime.ts';
+import { type RuntimeFacts, verdictFor } from '../../src/lifecycle/node-runtime.ts';
 
 const engines = JSON.parse(readFileSync('package.json', 'utf8')).engines.node as string;
 const system: RuntimeFacts = { version: '20.20.2', execPath: '/usr/bin/node', engines: '>=22.23 <23' };
@@ -14,21 +14,20 @@ const projectNode = { path: '/srv/rrs/node_modules/.bin/node', version: '22.23.3
 const cli = { canRelaunch: true, entry: 'dist/cli/main.js' };
 const server = { canRelaunch: false, entry: 'dist/server.js' };
 
-describe('satisfies', () => {
-  it('holds versions to the comparators of engines', () => {
-    expect(satisfies(process.versions.node, engines)).toBe(true);
+describe('engines, read as npm reads them (semver)', () => {
+  it('admits the running Node.js, and holds others to the range in any form npm accepts', () => {
+    expect(verdictFor({ ...system, version: process.versions.node, engines }, cli)).toEqual({
+      action: 'run',
+    });
     for (const version of ['22.23.0', '22.23.3', '22.30.1'])
-      expect(satisfies(version, '>=22.23 <23')).toBe(true);
-    for (const version of ['20.20.2', '22.22.9', '23.0.0', '24.1.0']) {
-      expect(satisfies(version, '>=22.23 <23'), version).toBe(false);
-    }
-    expect(satisfies('22.23.3', '22.23.3')).toBe(true);
-    expect(satisfies('22.23.4', '=22.23.3')).toBe(false);
-  });
-
-  it('does not judge a range of another form', () => {
-    expect(satisfies('20.0.0', '^22')).toBe(true);
-    expect(satisfies('20.0.0', '>=22 || >=24')).toBe(true);
+      expect(verdictFor({ ...system, version }, server), version).toEqual({ action: 'run' });
+    for (const version of ['20.20.2', '22.22.9', '23.0.0', '24.1.0'])
+      expect(verdictFor({ ...system, version }, server).action, version).toBe('refuse');
+    for (const range of ['^22', '22.x', '>=22 <23 || >=26'])
+      expect(verdictFor({ ...system, engines: range }, server), range).toMatchObject({
+        action: 'refuse',
+        message: expect.stringContaining('use Node.js 22'),
+      });
   });
 });
 
