@@ -412,6 +412,28 @@ describe('rrs config check', () => {
       message: expect.stringContaining('OAI_ADMIN_EMAIL'),
     });
     expect(bySubject['oai.repositoryIdentifier']).toBeUndefined();
+    // baseUrl is configured here: nothing to say about it.
+    expect(bySubject.baseUrl).toBeUndefined();
+  });
+
+  it('reports a baseUrl left to follow the listening address in production, and not elsewhere', async () => {
+    const { baseUrl: _configured, ...unset } = config;
+    const production = await rrs(['--json', 'config', 'check'], {
+      settings: unset,
+      env: { NODE_ENV: 'production', PORT: '8123' },
+    });
+    const checks = JSON.parse(production.stdout).checks as {
+      subject: string;
+      ok: boolean;
+      message: string;
+    }[];
+    expect(checks.find((c) => c.subject === 'baseUrl')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('http://localhost:8123/'),
+    });
+    const development = await rrs(['--json', 'config', 'check'], { settings: unset, env: { PORT: '8123' } });
+    const quiet = JSON.parse(development.stdout).checks as { subject: string }[];
+    expect(quiet.find((c) => c.subject === 'baseUrl')).toBeUndefined();
   });
 
   it('notes the development login, and whether it answers other machines', async () => {

@@ -142,6 +142,14 @@ export async function checkConfiguration(env: NodeJS.ProcessEnv = process.env): 
       ),
     );
   }
+  if (production && config.baseUrlFollowsListening) {
+    checks.push(
+      problem(
+        'baseUrl',
+        `missing in production: set baseUrl (or BASE_URL) to the public address; unset, it follows the address the service listens on, ${config.baseUrl}, which the service's links (logoutUrl, tree links, /api/baseId, OAI-PMH baseURL and identifiers) then name, though clients behind a proxy or another machine cannot reach it`,
+      ),
+    );
+  }
   // Harvesters keep identifiers and write to the contact: defaults that stand in for neither are
   // fine on a developer's machine, not in production (the start does not refuse them: src/oai/settings.ts).
   if (production && config.oai.adminEmail.length === 0) {
