@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -28,6 +29,11 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Files spend much of their time waiting on a database, a service process or a fake lab, so
+    // one worker per core and one more keep the cores busy: on 2 cores, 3 workers ran the SQLite
+    // half in 499 s instead of 700 (vitest's default, one less than the cores), PostgreSQL, whose
+    // server shares the cores, in 691 s instead of 741.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     sequence: { shuffle: { files: false, tests: true } },
     // The JSON report lets .ci/run print one closing line for both databases.
     reporters: ['default', ['json', { outputFile: `data/test-results/${database}.json` }]],
