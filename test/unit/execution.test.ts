@@ -17,13 +17,17 @@ import {
 import * as jit from 'graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ExecutionOptions, useExecution } from '../../src/gateway/execution.ts';
+import type { ExecutionOptions } from '../../src/gateway/execution.ts';
 
 vi.mock('graphql-jit', async (original) => {
   const actual = await original<typeof import('graphql-jit')>();
   return { ...actual, compileQuery: vi.fn(actual.compileQuery) };
 });
 const compilations = vi.mocked(jit.compileQuery);
+// Test files share their worker's modules (vitest runs without isolation): the executor may already
+// be loaded with the real graphql-jit, so it is loaded afresh, over the mock.
+vi.resetModules();
+const { useExecution } = await import('../../src/gateway/execution.ts');
 
 const schema = buildSchema(`
   scalar JSON
