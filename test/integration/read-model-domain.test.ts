@@ -228,7 +228,16 @@ describe('lists over the whole domain of their arguments', () => {
           { maxKeys: 5 },
         ),
         async (query) => {
-          const response = await app.client().get('/api/liste').query(query);
+          const request = app.client().get('/api/liste').query(query);
+          // Past Node.js's header limit (16 KiB) the request never reaches the service: Node answers
+          // 431 and closes, and a client still sending the rest may see the close first (a reset).
+          const overLimit = new URLSearchParams(query).toString().length > 16 * 1024;
+          const response = await request.catch((error: { code?: string }) => {
+            if (overLimit && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return undefined;
+            throw error;
+          });
+          if (!response) return;
+          if (overLimit) expect(response.status).toBe(431);
           const label = `${JSON.stringify(query).slice(0, 400)} → ${response.status} ${response.text.slice(0, 300)}`;
           expect(response.status, label).toBeLessThan(500);
           if (response.status === 400) expect(response.body, label).toMatchObject({ success: false });
