@@ -24,16 +24,15 @@ export default defineConfig({
     name: database,
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/setup/global-setup.ts'],
-    setupFiles: ['test/setup/database.ts'],
+    setupFiles: ['test/setup/database.ts', 'test/setup/deprecations.ts'],
     env: { NODE_ENV: 'test', TEST_DATABASE: database, TEST_RUN_ID: runId },
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // A worker keeps the modules it loaded from one file to the next: loading the service's modules
-    // again for each of 103 files was a fifth of the suite's CPU time (the SQLite half: 483 → 355 CPU
-    // seconds, 247 → 197 s). What a file must not share it gets from test/setup/database.ts (its own
-    // database, connection and scratch folders); a file that mocks a module loads its subject again.
-    isolate: false,
+    // Each file loads the service's modules afresh (vitest's isolation). Sharing them between the
+    // files of a worker (`isolate: false`) took a fifth off the suite's CPU, but what one file left
+    // running (a timer, a retry) then wrote through the next file's database client: the response
+    // cache test saw its generation move under it.
     // Files spend much of their time waiting on a database, a service process or a fake lab, so
     // one worker per core and one more keep the cores busy: on 2 cores, 3 workers ran the SQLite
     // half in 499 s instead of 700 (vitest's default, one less than the cores), PostgreSQL, whose

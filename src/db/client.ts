@@ -74,15 +74,31 @@ export function preparedName(sql: string): string | undefined {
   return name;
 }
 
-/** A pg client that names (so prepares and keeps) the statements marked PREPARED. */
+/**
+ * A pg client that names (so prepares and keeps) the statements marked PREPARED, and runs the
+ * queries asked of it as promises one after the other. Prisma's query interpreter sends the parts of
+ * one operation at once, and inside a transaction they share this one connection: pg queued them
+ * itself, a queueing pg 8.16 deprecates and pg 9 removes. (The pool's own calls, with a callback, go
+ * to a client it lent to nobody else.)
+ */
 class PreparingClient extends pg.Client {
+  private previous: Promise<unknown> = Promise.resolve();
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this only adds a name.
   override query(config: any, ...rest: any[]): any {
     if (config && typeof config === 'object' && typeof config.text === 'string' && !config.name) {
       const name = preparedName(config.text);
       if (name) config = { ...config, name };
     }
-    return (super.query as (...args: unknown[]) => unknown)(config, ...rest);
+    const send = () => (super.query as (...args: unknown[]) => unknown)(config, ...rest);
+    const promised =
+      typeof rest.at(-1) !== 'function' &&
+      typeof config?.callback !== 'function' &&
+      typeof config?.submit !== 'function';
+    if (!promised) return send();
+    const result = this.previous.then(send, send) as Promise<unknown>;
+    this.previous = result.catch(() => undefined);
+    return result;
   }
 }
 

@@ -24,8 +24,8 @@ vi.mock('graphql-jit', async (original) => {
   return { ...actual, compileQuery: vi.fn(actual.compileQuery) };
 });
 const compilations = vi.mocked(jit.compileQuery);
-// Test files share their worker's modules (vitest runs without isolation): the executor may already
-// be loaded with the real graphql-jit, so it is loaded afresh, over the mock.
+// Loaded after the mock, afresh, so that it calls the mock even where a worker's files share
+// modules (vitest without isolation).
 vi.resetModules();
 const { useExecution } = await import('../../src/gateway/execution.ts');
 

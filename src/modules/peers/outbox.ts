@@ -33,10 +33,10 @@ export async function enqueueChangeNotifications(
   const { baseId, peers } = context.config;
   const isPeer = (peerBaseId: string) => peers.some((peer) => peer.baseId === peerBaseId);
   const rid = ridOf(baseId, oid);
-  const [tree, listeners] = await Promise.all([
-    tx.resource.findUniqueOrThrow({ where: { oid }, select: { enfants: true } }),
-    tx.peerListener.findMany({ where: { rid }, select: { baseId: true } }),
-  ]);
+  // One after the other: a transaction is one connection, which runs one statement at a time (pg
+  // queued the second, a queueing it deprecates).
+  const tree = await tx.resource.findUniqueOrThrow({ where: { oid }, select: { enfants: true } });
+  const listeners = await tx.peerListener.findMany({ where: { rid }, select: { baseId: true } });
   const messages: NewMessage[] = [];
   // The whole resource is loaded only when someone listens to it.
   const ref =
