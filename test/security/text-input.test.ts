@@ -27,12 +27,13 @@ import {
   isNonNullType,
   isScalarType,
 } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/gateway/schema.ts';
 import { type Browser, logIn, tokenHeaders } from '../support/actors.ts';
-import { startApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { databaseState } from '../support/database-state.ts';
-import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
+import { type FakeLab, labUser } from '../support/fake-lab.ts';
+import { appTest } from '../support/fixtures.ts';
 import { graphql } from '../support/graphql.ts';
 import { createResource } from '../support/resources.ts';
 
@@ -47,25 +48,24 @@ let teacherPid: string;
 let oid: number;
 let groupName: string;
 
-beforeAll(async () => {
-  lab = await startFakeLab('labT');
-  app = await startApp({
-    labs: [lab.config()],
+const test = appTest.override({
+  labId: 'labT',
+  appOptions: {
     // A peer nobody listens for: calls to it fail at once.
     peers: [{ baseId: 'peerT', baseUrl: 'http://127.0.0.1:9/', apiToken: 'peer-token-0123456789' }],
     rateLimits: { failuresPerAddress: 1_000_000, failuresPerSubject: 1_000_000 },
-  });
+  },
+});
+
+test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
+  lab = startedLab;
+  app = startedApp;
   const user = labUser({ type: 1, nom: 'Texte', prenom: 'Tina' });
   teacher = await logIn(app, lab, user);
   teacherPid = `${lab.baseId}/${user.oid}`;
   groupName = `Textes ${Date.now()}`;
   expect((await teacher.post('/api/groupe').send({ nom: groupName, ouvert: true })).status).toBe(200);
   oid = await createResource(app, { titre: 'Texte public', type: 'url' });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await lab?.close();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -276,7 +276,7 @@ async function sendRest(operation: RestOperation, slot: RestSlot, value: string,
 }
 
 let document: OpenApiDocument;
-beforeAll(async () => {
+test.beforeAll(async () => {
   document = (await app.client().get('/api/openapi.json')).body;
 });
 
