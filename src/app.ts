@@ -3,8 +3,8 @@
  *
  *   HTTP → request id and log line (src/logging/request-log.ts) → security headers (helmet) → CORS
  *        → body parsers (size limits for every content type) → hostile-input check → session
- *        → /graphql: Yoga (a plain JSON POST: Yoga's own code without its HTTP wrapping,
- *          src/gateway/plain-post.ts)
+ *        → /graphql: Yoga (a plain JSON POST: Yoga's public getResultForParams and JSON result
+ *          processor without its HTTP wrapping, src/gateway/plain-post.ts)
  *        → /api: route table → named operation → Yoga's enveloped pipeline → same resolvers
  *
  * plus /healthz (process up) and /readyz (database reachable). Cross-site request forgery, input

@@ -1,116 +1,94 @@
 /**
  * `/graphql`'s plain POST: a JSON body `{ query, operationName?, variables?, extensions? }`, what
  * every GraphQL client sends. Yoga's HTTP handling (a Fetch API request wrapping Express's parsed
- * body in a Proxy, an abort controller and listeners per request, the URL parsed twice, each
- * request hook iterated through promise helpers) cost such a request about a fifth more CPU than
- * the REST route running the same operation (docs/performance.md). This path skips only that
- * wrapping: what Yoga decides is still decided by Yoga's own code.
+ * body, an abort controller and listeners per request, the URL parsed twice, each request hook
+ * iterated through promise helpers) costs such a request about a fifth more CPU than the REST route
+ * running the same operation (docs/performance.md). This path skips only that wrapping, through
+ * Yoga's public API:
  *
- *   - Yoga's own `getResultForParams` runs the operation: its `onParams` and `onExecutionResult`
- *     hooks, the parse and validation caches, the context, the executor, the error masking.
- *   - Yoga's own result processors choose the answer (`onResultProcess`, `processRegularResult`),
- *     and it is written as whatwg-node writes it.
- *   - The request-level hooks Yoga would run before that are the ones this module knows, each
- *     reproduced below: the health check, GraphiQL and unknown-route answers (none applies to a
- *     POST to `/graphql`), the request parsers (Express parsed the JSON body, as Yoga's adapter
- *     hands it over), the body size, batching and method checks, and the service's cookie-caller
- *     policy (`requestPolicy`, the same function as the Yoga plugin's).
+ *   - `yoga.getResultForParams` runs the operation as Yoga's handler does: the plugins' `onParams`
+ *     and `onExecutionResult` hooks, the parse and validation caches, the context, the executor,
+ *     the error masking;
+ *   - `processRegularResult`, Yoga's exported JSON result processor, makes the answer: the one
+ *     Yoga chooses for the `Accept` values taken here (none, `*` `/` `*`, `application/json`).
  *
- * Anything else goes to Yoga: another method, content type or `Accept`, a query string, an odd
- * body (a batch, a non-string query, another parameter), a refused caller. And when the Yoga
- * instance has a request-level hook this module does not know (a plugin added to the list, a
- * Yoga version whose built-ins changed), the path is off: every request goes to Yoga. The proof
- * of sameness is test/integration/plain-post.test.ts: the same requests both ways, compared byte
- * for byte.
+ * What Yoga decides at the HTTP level before that is, for the requests taken here, what the GraphQL
+ * over HTTP specification says for a POST of JSON to the endpoint: `plainParams` takes only those
+ * (another method, content type or `Accept`, a query string, a batch, an odd body, a refused caller:
+ * Yoga serves it). test/integration/plain-post.test.ts sends the same requests both ways and
+ * compares the answers byte for byte, so an upgrade of Yoga that answers otherwise fails there.
+ *
+ * Plugins with HTTP-level hooks (`HTTP_HOOKS`: they act on the request or the response, which this
+ * path never builds) would be skipped: when the service's plugins, or a deployment's, or one they
+ * add, have one, the path is off, every request goes to Yoga, and the start-up log says why.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ExecutionResult } from 'graphql';
-
-/** The hooks Yoga runs around an operation, outside getResultForParams and the result processors. */
-const REQUEST_HOOKS = ['onRequest', 'onRequestParse', 'onResponse', 'onParams', 'onExecutionResult'] as const;
+import { type Plugin, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 
 /**
- * Yoga 5.24's built-in request-level hooks, by a digest of their source, each with how many times
- * Yoga installs it: each is reproduced by `plainParams` below (onParams: its checks are met there).
- * A hook not listed, or listed but installed more often (a sixth request parser), turns the path
- * off. test/integration/plain-post.test.ts prints the digests when they change.
+ * Hooks Yoga runs around the HTTP exchange, outside `getResultForParams` (instrumentation: its
+ * request and operation spans wrap what this path calls directly).
  */
-export const KNOWN_BUILT_IN_HOOKS: ReadonlyMap<string, number> = new Map([
-  // useHealthCheck: answers GET …/health; a POST to /graphql is not one.
-  ['onRequest:1bd96e3846da', 1],
-  // useGraphiQL (when enabled): answers a GET accepting text/html.
-  ['onRequest:356e5b882da7', 1],
-  // useUnhandledRoute: answers paths other than /graphql.
-  ['onRequest:01630c70fbd9', 1],
-  // useRequestParser, five times (GET, POST JSON, multipart, application/graphql, forms): only
-  // POST JSON matches a JSON content type; Express parsed the body, as Yoga's adapter hands it over.
-  ['onRequestParse:5e81d6f2bfa3', 5],
-  // useLimitRequestBodySize: a Content-Length of digits, at most 25 MB (Express's limit is lower).
-  ['onRequestParse:ef023b5b414a', 1],
-  // useLimitBatching: no array body.
-  ['onRequestParse:efd2460dba33', 1],
-  // useCheckMethodForGraphQL: POST.
-  ['onRequestParse:73f5aae8bdd9', 1],
-  // useCheckGraphQLQueryParams: the body's keys and their types (run by getResultForParams, which
-  // would reject, where Yoga answers 400, if they did not pass).
-  ['onParams:e79f2303483a', 1],
-]);
-
-/** Yoga's default limit of a request body (useLimitRequestBodySize). */
-const YOGA_MAX_BODY_BYTES = 25_000_000;
-
-const digest = (hook: unknown) => createHash('sha256').update(String(hook)).digest('hex').slice(0, 12);
+export const HTTP_HOOKS = [
+  'onRequest',
+  'onRequestParse',
+  'onResponse',
+  'onResultProcess',
+  'instrumentation',
+] as const;
 
 /**
- * A Yoga instance (the server adapter createYoga returns). Typed by what is read of it here, not
- * as src/gateway/yoga.ts's `Yoga`: that module builds this one's handler.
+ * Two markers to put around the service's plugins in Yoga's list. Envelop hands every plugin's
+ * `onPluginInit` the list of all plugins (its documented payload), with those a plugin adds spliced
+ * in right after it; so once Yoga is built, what lies between the markers is every plugin the
+ * service and a deployment brought, with what they added, and none of Yoga's built-ins.
  */
-type YogaInstance = object;
-
-/** The request-level hooks of a Yoga instance, as `hook:digest`, and the plugins they come from. */
-export function requestHooks(yoga: YogaInstance): { plugin: object; hook: string }[] {
-  const plugins = (yoga as unknown as { plugins: (Record<string, unknown> | false | undefined)[] }).plugins;
-  return plugins.flatMap((plugin) =>
-    plugin
-      ? REQUEST_HOOKS.flatMap((name) =>
-          plugin[name] ? [{ plugin, hook: `${name}:${digest(plugin[name])}` }] : [],
-        )
-      : [],
-  );
+export function pluginMarkers() {
+  let all: readonly Plugin[] = [];
+  const first: Plugin = {
+    onPluginInit({ plugins }) {
+      all = plugins as Plugin[];
+    },
+  };
+  const last: Plugin = {};
+  return {
+    first,
+    last,
+    /** The plugins between the markers (read after Yoga is built). */
+    between: (): readonly Plugin[] => all.slice(all.indexOf(first) + 1, all.indexOf(last)),
+  };
 }
 
-/**
- * Whether every request-level hook of the instance is one this module reproduces: Yoga's known
- * built-ins, and the plugins it is handed (`reproduced`), whose hooks it runs itself.
- */
-export function reproducesEveryRequestHook(yoga: YogaInstance, reproduced: ReadonlySet<object>): boolean {
-  if ((yoga as unknown as { instrumentation?: unknown }).instrumentation) return false;
-  const installed = new Map<string, number>();
-  for (const { plugin, hook } of requestHooks(yoga)) {
-    if (!reproduced.has(plugin)) installed.set(hook, (installed.get(hook) ?? 0) + 1);
+/** The HTTP-level hooks of the plugins, but those of `reproduced` (whose work the path does itself). */
+export function httpHooksOf(plugins: readonly Plugin[], reproduced: ReadonlySet<object>): string[] {
+  const hooks = new Set<string>();
+  for (const plugin of plugins) {
+    if (reproduced.has(plugin)) continue;
+    for (const hook of HTTP_HOOKS) if (plugin[hook as keyof Plugin]) hooks.add(hook);
   }
-  return [...installed].every(([hook, count]) => count <= (KNOWN_BUILT_IN_HOOKS.get(hook) ?? 0));
+  return [...hooks];
 }
 
 const PARAMS = new Set(['query', 'operationName', 'variables', 'extensions']);
 const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
-/** `Accept` values for which Yoga's processors answer `application/json` (and nothing else). */
+/** `Accept` values for which Yoga's result processors answer `application/json`, and nothing else. */
 const JSON_ACCEPTS = new Set([undefined, '*/*', 'application/json']);
+/** Yoga's default limit of a request body (Express's is lower). */
+const YOGA_MAX_BODY_BYTES = 25_000_000;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 interface Params {
   query: string;
-  operationName?: string | null;
-  variables?: Record<string, unknown> | null;
-  extensions?: Record<string, unknown> | null;
+  operationName?: string;
+  variables?: Record<string, unknown>;
+  extensions?: Record<string, unknown>;
 }
 
 /**
  * The body's GraphQL parameters, when the request is one Yoga would parse, check and answer as
- * this module does; otherwise undefined (Yoga serves it).
+ * this path does; otherwise undefined (Yoga serves it).
  */
 function plainParams(req: IncomingMessage & { body?: unknown }): Params | undefined {
   if (req.method !== 'POST' || req.url !== '/graphql') return undefined;
@@ -131,38 +109,26 @@ function plainParams(req: IncomingMessage & { body?: unknown }): Params | undefi
   return body as unknown as Params;
 }
 
-/** What the server instance offers beyond its typings (public properties of YogaServer). */
-interface YogaInternals {
-  fetchAPI: { Request: typeof Request };
-  waitUntil: (promise: Promise<unknown>) => void;
-  onResultProcessHooks: ((payload: Record<string, unknown>) => unknown)[];
-  getResultForParams: (
-    payload: { params: Params; request: Request },
-    context: Record<string, unknown>,
-  ) => Promise<ExecutionResult> | ExecutionResult;
-}
-
-type ResultProcessor = (
-  result: unknown,
-  fetchAPI: unknown,
-  mediaType: string,
-) => Response | Promise<Response>;
+type NodeContext = { req: IncomingMessage; res: ServerResponse };
 
 export interface PlainPostOptions {
-  /** The service's own request hook, run here as Yoga runs it: whether the caller may go on. */
+  /** The service's own HTTP-level hook, run here as Yoga runs it: whether the caller may go on. */
   requestPolicy: (req: IncomingMessage) => Promise<boolean>;
-  /** The plugins whose request-level hooks `requestPolicy` reproduces. */
-  reproduced: ReadonlySet<object>;
+  /** HTTP-level hooks of the plugins (`httpHooksOf`): any turns the path off. */
+  httpHooks: readonly string[];
 }
 
 /**
  * The handler of plain POSTs: it answers and returns a promise, or returns undefined for Yoga to
- * serve the request (always, when the instance has a hook this module does not reproduce).
+ * serve the request (always, when a plugin has an HTTP-level hook).
  */
-export function createPlainPostHandler(yoga: YogaInstance, options: PlainPostOptions) {
-  const enabled = reproducesEveryRequestHook(yoga, options.reproduced);
-  // Read once: the adapter's proxy binds a new function at every read of a method.
-  const { fetchAPI, waitUntil, onResultProcessHooks, getResultForParams } = yoga as unknown as YogaInternals;
+export function createPlainPostHandler(
+  yoga: Pick<YogaServerInstance<NodeContext, object>, 'getResultForParams' | 'fetchAPI' | 'waitUntil'>,
+  options: PlainPostOptions,
+) {
+  const enabled = options.httpHooks.length === 0;
+  // Read once: the server adapter's proxy binds a new function at every read of a method.
+  const { fetchAPI, getResultForParams, waitUntil } = yoga;
   let served = 0;
   function servePlainPost(
     req: IncomingMessage & { body?: unknown },
@@ -180,47 +146,23 @@ export function createPlainPostHandler(yoga: YogaInstance, options: PlainPostOpt
   }
   /** Requests answered here (the tests' evidence of which path a request took). */
   servePlainPost.served = () => served;
-  /** Whether the path is on (every request-level hook of the instance reproduced). */
+  /** Whether the path is on (no plugin has an HTTP-level hook). */
   servePlainPost.enabled = enabled;
   return servePlainPost;
 
   async function answer(req: IncomingMessage, res: ServerResponse, params: Params) {
     // What Yoga's adapter builds from the Node request, without the body Express has read: the
-    // context's `request` (a plugin may read its method or headers) and the result processors' input.
+    // context's `request` (a plugin may read its method or headers).
     const request = new fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, {
       method: 'POST',
       headers: req.headers as Record<string, string>,
     });
-    const context = { req, res, waitUntil };
+    // As the adapter's server context: a plugin may hand background work to `waitUntil`.
+    const context: NodeContext & Pick<typeof yoga, 'waitUntil'> = { req, res, waitUntil };
     const result = await getResultForParams({ params, request }, context);
-    // No subscription gets here, and the schema has no @defer or @stream.
-    if (Symbol.asyncIterator in result) throw new Error('plain POST: a streamed result');
-    // Yoga's processResult, with the same hooks: the processor for what the request accepts.
-    let processor: ResultProcessor | undefined;
-    let mediaType = '*/*';
-    let processed: unknown = result;
-    const acceptableMediaTypes: string[] = [];
-    for (const hook of onResultProcessHooks) {
-      await hook({
-        request,
-        acceptableMediaTypes,
-        result: processed,
-        setResult: (next: unknown) => {
-          processed = next;
-        },
-        resultProcessor: processor,
-        setResultProcessor: (next: ResultProcessor, type: string) => {
-          processor = next;
-          mediaType = type;
-        },
-        serverContext: context,
-      });
-    }
-    // JSON_ACCEPTS and a non-subscription result always find the JSON processor; anything else
-    // would have needed Yoga's 406.
-    if (!processor) throw new Error('plain POST: no result processor');
-    const response = await processor(processed, fetchAPI, mediaType);
-    await send(response, res);
+    // No subscription gets here, and the schema has no @defer or @stream: one result.
+    if (!result || Symbol.asyncIterator in result) throw new Error('plain POST: no single result');
+    await send(processRegularResult(result, fetchAPI, 'application/json'), res);
   }
 }
 

@@ -30,7 +30,7 @@ import { useExecution } from './execution.ts';
 import { type GraphiQLPage, graphiqlPage, TOKEN_HEADER_HINT } from './graphiql.ts';
 import { exampleTabsSource } from './graphiql-examples.ts';
 import { useIntrospectionDepthLimit } from './introspection-depth.ts';
-import { createPlainPostHandler } from './plain-post.ts';
+import { createPlainPostHandler, httpHooksOf, pluginMarkers } from './plain-post.ts';
 import { usePublicResponseCache } from './response-cache.ts';
 import { schema } from './schema.ts';
 
@@ -144,7 +144,7 @@ export interface GraphQLServerOptions {
    * the composition passes those the REST routes run, so that each one works as shown.
    */
   exampleOperations: ReadonlyMap<string, DocumentNode>;
-  /** Plugins added after the service's (tests: a request-level hook the plain POST path does not know). */
+  /** Plugins added after the service's: a deployment's (createApp's `graphqlPlugins`), a test's. */
   extraPlugins?: Plugin[];
   /**
    * The service's own documents (the REST layer's): compiled at their first execution, where a
@@ -178,6 +178,7 @@ export function createGraphQLServer(
     : undefined;
   const requestPolicy = graphqlRequestPolicy(services);
   const requestPolicyPlugin = useGraphQLRequestPolicy(requestPolicy);
+  const markers = pluginMarkers();
   const yoga = createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -197,6 +198,7 @@ export function createGraphQLServer(
     },
     logging: yogaLogger(services),
     plugins: [
+      markers.first,
       // First: operation names reach the request log line, and cached answers are timed too.
       useOperationObservation(services.metrics),
       ...armor.protect().plugins,
@@ -214,11 +216,20 @@ export function createGraphQLServer(
       // Last: a cached answer is served only to a request every check above let through.
       usePublicResponseCache(services.config.responseCache),
       ...(options.extraPlugins ?? []),
+      markers.last,
     ],
   });
+  const httpHooks = httpHooksOf(markers.between(), new Set([requestPolicyPlugin]));
+  if (httpHooks.length > 0) {
+    services.logger.warn(
+      { component: 'graphql', hooks: httpHooks },
+      `plain POST path of /graphql off: a plugin has HTTP-level hooks (${httpHooks.join(', ')}), so every ` +
+        "request goes through Yoga's HTTP handling, about a fifth more CPU per request (docs/performance.md)",
+    );
+  }
   const plainPost = createPlainPostHandler(yoga, {
     requestPolicy: async (req) => !(await requestPolicy(req)),
-    reproduced: new Set([requestPolicyPlugin]),
+    httpHooks,
   });
   return { yoga, graphiql, plainPost };
 }

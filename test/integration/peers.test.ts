@@ -525,12 +525,15 @@ describe('outgoing notifications (outbox)', () => {
     expect(new Set(received)).toEqual(new Set(ids));
     // Each post is one attempt of the round that holds the lease: a message two racing rounds both
     // posted would show more posts than attempts. (A post that timed out on a loaded machine and was
-    // retried is two attempts, and two posts the receiver tells apart by event id.)
+    // retried is two attempts, and one or two posts: the one that timed out may never have reached
+    // the receiver's handler.)
     const attempts = new Map(
       (await db.outboxMessage.findMany({ where: { id: { in: ids } } })).map((m) => [m.id, m.attempts]),
     );
     for (const id of ids) {
-      expect(received.filter((r) => r === id).length, id).toBe(attempts.get(id));
+      const posts = received.filter((r) => r === id).length;
+      expect(posts, id).toBeGreaterThanOrEqual(1);
+      expect(posts, id).toBeLessThanOrEqual(attempts.get(id)!);
       expect((await db.outboxMessage.findUnique({ where: { id } }))?.status).toBe('delivered');
     }
   });

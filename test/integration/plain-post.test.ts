@@ -1,21 +1,51 @@
 /**
  * `/graphql`'s plain POST path (src/gateway/plain-post.ts) answers exactly as Yoga does: every
- * request below is sent to two instances on the same database, one with the path and one whose
- * Yoga has a request hook the path does not know (so the path is off there and Yoga serves all),
- * and the answers are compared: status, headers (but the date and request id), body byte for byte.
- * Each case also says which path it must take on the first instance.
+ * request below is sent to two instances on the same database, one with the path and one to which
+ * a deployment added a Yoga plugin with HTTP-level hooks (so the path is off there and Yoga serves
+ * all), and the answers are compared: status, headers (but the date and request id), body byte for
+ * byte. Each case also says which path it must take on the first instance.
  */
+import { Writable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
 import type { Response, Test } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/gateway/schema.ts';
 import { createGraphQLServer } from '../../src/gateway/yoga.ts';
+import { createLogger } from '../../src/logging/logger.ts';
 import { loadOperations } from '../../src/rest/operations.ts';
 import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
 import { createResource } from '../support/resources.ts';
 
-/** A request-level hook the plain POST path does not reproduce: it must turn the path off. */
-const unknownRequestHook: Plugin = { onRequest() {} };
+/**
+ * What a deployment might add (here, counting the requests it sees and the answers it sends):
+ * HTTP-level hooks the plain POST path cannot run, so they must turn it off.
+ */
+const seen = { requests: 0, responses: 0 };
+const countingPlugin: Plugin = {
+  onRequest() {
+    seen.requests++;
+  },
+  onResponse() {
+    seen.responses++;
+  },
+};
+
+/** A hook of the operation (as a deployment's tracing might add): run on both paths, alike. */
+const stampingPlugin: Plugin = {
+  onExecutionResult({ result, setResult }) {
+    if (result && !(Symbol.asyncIterator in result))
+      setResult({ ...result, extensions: { ...result.extensions, stamped: true } });
+  },
+};
+
+/** The warning lines the instance with the plugin logged. */
+const warnings: { msg: string; hooks?: string[] }[] = [];
+const warningLog = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n').filter(Boolean)) warnings.push(JSON.parse(line));
+    done();
+  },
+});
 
 const CONFIG = {
   // Low, so that a wrong token is locked out within the test.
@@ -28,8 +58,11 @@ let proper: TestApp;
 let oid: number;
 
 beforeAll(async () => {
-  fast = await startApp(CONFIG);
-  proper = await startApp(CONFIG, { graphqlPlugins: [unknownRequestHook] });
+  fast = await startApp(CONFIG, { graphqlPlugins: [stampingPlugin] });
+  proper = await startApp(CONFIG, {
+    graphqlPlugins: [stampingPlugin, countingPlugin],
+    logger: createLogger('warn', warningLog),
+  });
   oid = await createResource(fast, { titre: 'Lue des deux côtés' });
 });
 
@@ -80,7 +113,10 @@ describe('the plain POST path answers as Yoga does', () => {
   it('reads: anonymous, token callers, cached public reads, introspection, operation choices', async () => {
     const read = { query: READ, variables: { oid, full: true } };
     const ok = await same(post(read, TOKEN), 'plain');
-    expect(JSON.parse(ok.body).data.resource.titre).toBe('Lue des deux côtés');
+    expect(JSON.parse(ok.body)).toMatchObject({
+      data: { resource: { titre: 'Lue des deux côtés' } },
+      extensions: { stamped: true },
+    });
     await same(post(read), 'plain');
     await same(post({ ...read, variables: { oid, full: false } }, TOKEN), 'plain');
     await same(post({ ...read, operationName: 'Read' }, TOKEN), 'plain');
@@ -186,15 +222,26 @@ describe('the plain POST path answers as Yoga does', () => {
   });
 });
 
-describe('a request-level hook the path does not know turns it off', () => {
-  it('sends every request to Yoga', async () => {
-    const before = proper.plainPostsServed();
+describe('a plugin with HTTP-level hooks turns the path off, and says so', () => {
+  it("sends every request to Yoga, whose hooks the plugin's run in", async () => {
+    const before = { served: proper.plainPostsServed(), ...seen };
     const response = await proper.client().post('/graphql').send({ query: '{ __typename }' });
     expect(response.status).toBe(200);
-    expect(proper.plainPostsServed()).toBe(before);
+    expect(proper.plainPostsServed()).toBe(before.served);
+    expect(seen).toEqual({ requests: before.requests + 1, responses: before.responses + 1 });
   });
 
-  it('whatever the hook: onRequest, onRequestParse, onParams, onExecutionResult, onResponse, instrumentation', () => {
+  it('logs at start-up that the path is off, which hooks turned it off and what it costs', () => {
+    const off = warnings.filter((line) => line.msg.startsWith('plain POST path of /graphql off'));
+    expect(off).toEqual([
+      expect.objectContaining({
+        hooks: ['onRequest', 'onResponse'],
+        msg: expect.stringMatching(/more CPU per request/),
+      }),
+    ]);
+  });
+
+  it('whatever the HTTP-level hook, also in a plugin another plugin adds; hooks of the operation keep it on', () => {
     const server = (extraPlugins: Plugin[]) =>
       createGraphQLServer(fast.services, () => Promise.reject(new Error('unused')), {
         exampleOperations: loadOperations(schema),
@@ -208,14 +255,23 @@ describe('a request-level hook the path does not know turns it off', () => {
       },
     };
     for (const plugin of [
-      unknownRequestHook,
+      { onRequest() {} } as Plugin,
       parser,
-      { onParams() {} } as Plugin,
-      { onExecutionResult() {} } as Plugin,
       { onResponse() {} } as Plugin,
+      { onResultProcess() {} } as Plugin,
       { instrumentation: { request: (_: unknown, wrapped: () => void) => wrapped() } } as Plugin,
+      { onPluginInit: ({ addPlugin }) => addPlugin({ onRequest() {} }) } as Plugin,
     ]) {
       expect(offers([plugin])).toBe(false);
+    }
+    // Run by getResultForParams and envelop, as on Yoga's own path.
+    for (const plugin of [
+      { onParams() {} } as Plugin,
+      { onExecutionResult() {} } as Plugin,
+      { onExecute() {} } as Plugin,
+      { onPluginInit: ({ addPlugin }) => addPlugin({ onValidate() {} }) } as Plugin,
+    ]) {
+      expect(offers([plugin])).toBe(true);
     }
   });
 });
