@@ -1,16 +1,19 @@
 /**
- * The two speed anchors of ../shared/anchors/, served over the same PostgreSQL bench database as
- * the service: PostGraphile v5 (what a team would pick instead) and the one-statement limit (one
- * SQL statement per read, bare driver, bare handler). They are not part of the project: install
- * each once beside it (their READMEs say how) and point the bench at them:
+ * The speed anchors of ../shared/anchors/, served over the same PostgreSQL bench database as the
+ * service: PostGraphile v5 (what a team would pick instead), the one-statement limit (one SQL
+ * statement per read, bare driver, bare handler) and the Express limit (that statement behind
+ * Express 5 and the middleware the service runs: what a read under this design can reach). They
+ * are not part of the project: install each once beside it (their READMEs say how) and point the
+ * bench at them:
  *
- *   POSTGRAPHILE_DIR (default /tmp/pg-anchor), READ_LIMIT_DIR (default /tmp/read-limit)
+ *   POSTGRAPHILE_DIR (default /tmp/pg-anchor), READ_LIMIT_DIR (default /tmp/read-limit),
+ *   EXPRESS_LIMIT_DIR (default /tmp/express-limit, beside a copy of one-statement: see below)
  *
  * An anchor that is not installed is left out of the run, with a line saying how to add it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface Anchor {
   name: string;
@@ -20,6 +23,14 @@ export interface Anchor {
   documents?: Record<string, { query: string; variables?: Record<string, unknown> }>;
 }
 
+export interface Anchors {
+  postgraphile?: Anchor;
+  limit?: Anchor;
+  expressLimit?: Anchor;
+  /** How to install each anchor asked for but not found. */
+  missing: string[];
+}
+
 function start(
   name: string,
   directory: string,
@@ -27,7 +38,10 @@ function start(
   env: Record<string, string>,
   ready: (line: string) => number | undefined,
 ): Promise<Anchor> {
-  const child = spawn('node', args, {
+  // The runtime the bench runs on, which is the service's (npm run puts the project's
+  // node_modules/.bin/node first in PATH): a bare `node` is whatever PATH finds, which outside npm
+  // is the machine's own Node, and a ratio between two runtimes measures the runtimes.
+  const child = spawn(process.execPath, args, {
     cwd: directory,
     env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -45,36 +59,77 @@ function start(
   });
 }
 
-export async function startAnchors(databaseUrl: string, ports: { postgraphile: number; limit: number }) {
-  const anchors: { postgraphile?: Anchor; limit?: Anchor; missing: string[] } = { missing: [] };
+const copyAndInstall = (anchor: string, directory: string) =>
+  `cp -r ../shared/anchors/${anchor} ${directory} && (cd ${directory} && npm install)`;
+
+/** Starts the anchors given a port, over `databaseUrl`. */
+export async function startAnchors(
+  databaseUrl: string,
+  ports: { postgraphile?: number; limit?: number; expressLimit?: number },
+): Promise<Anchors> {
+  const anchors: Anchors = { missing: [] };
   const postgraphileDir = process.env.POSTGRAPHILE_DIR ?? '/tmp/pg-anchor';
-  if (existsSync(join(postgraphileDir, 'node_modules', 'postgraphile'))) {
-    anchors.postgraphile = await start(
-      'PostGraphile',
-      postgraphileDir,
-      ['--import', './node20-polyfill.mjs', 'server.mjs'],
-      { DATABASE_URL: databaseUrl, PORT: String(ports.postgraphile) },
-      (line) => (line.startsWith('{"port"') ? JSON.parse(line).port : undefined),
-    );
-    anchors.postgraphile.documents = JSON.parse(readFileSync(join(postgraphileDir, 'queries.json'), 'utf8'));
-  } else {
-    anchors.missing.push(
-      `PostGraphile: cp -r ../shared/anchors/postgraphile ${postgraphileDir} && (cd ${postgraphileDir} && npm install)`,
-    );
+  if (ports.postgraphile !== undefined) {
+    if (existsSync(join(postgraphileDir, 'node_modules', 'postgraphile'))) {
+      anchors.postgraphile = await start(
+        'PostGraphile',
+        postgraphileDir,
+        ['--import', './node20-polyfill.mjs', 'server.mjs'],
+        { DATABASE_URL: databaseUrl, PORT: String(ports.postgraphile) },
+        (line) => (line.startsWith('{"port"') ? JSON.parse(line).port : undefined),
+      );
+      anchors.postgraphile.documents = JSON.parse(
+        readFileSync(join(postgraphileDir, 'queries.json'), 'utf8'),
+      );
+    } else {
+      anchors.missing.push(`PostGraphile: ${copyAndInstall('postgraphile', postgraphileDir)}`);
+    }
   }
+
   const limitDir = process.env.READ_LIMIT_DIR ?? '/tmp/read-limit';
-  if (existsSync(join(limitDir, 'node_modules', 'pg'))) {
-    anchors.limit = await start(
-      'one-statement limit',
-      limitDir,
-      ['server.mjs'],
-      { DATABASE_URL: databaseUrl, PORT: String(ports.limit) },
-      (line) => (line.trim() === 'ready' ? ports.limit : undefined),
-    );
-  } else {
-    anchors.missing.push(
-      `one-statement limit: cp -r ../shared/anchors/one-statement ${limitDir} && (cd ${limitDir} && npm install)`,
-    );
+  const limitPort = ports.limit;
+  if (limitPort !== undefined) {
+    if (existsSync(join(limitDir, 'node_modules', 'pg'))) {
+      anchors.limit = await start(
+        'one-statement limit',
+        limitDir,
+        ['server.mjs'],
+        { DATABASE_URL: databaseUrl, PORT: String(limitPort) },
+        (line) => (line.trim() === 'ready' ? limitPort : undefined),
+      );
+    } else {
+      anchors.missing.push(`one-statement limit: ${copyAndInstall('one-statement', limitDir)}`);
+    }
+  }
+
+  // Its server.mjs reads the statement from ../one-statement/server.mjs (one statement, one text):
+  // the copy of one-statement must sit beside it, under that name.
+  const expressDir = process.env.EXPRESS_LIMIT_DIR ?? '/tmp/express-limit';
+  const statementDir = join(dirname(expressDir), 'one-statement');
+  const expressPort = ports.expressLimit;
+  if (expressPort !== undefined) {
+    if (
+      existsSync(join(expressDir, 'node_modules', 'express')) &&
+      existsSync(join(statementDir, 'server.mjs'))
+    ) {
+      anchors.expressLimit = await start(
+        'Express limit',
+        expressDir,
+        ['server.mjs'],
+        { DATABASE_URL: databaseUrl, PORT: String(expressPort) },
+        (line) => (line.trim() === 'ready' ? expressPort : undefined),
+      );
+    } else {
+      anchors.missing.push(
+        `Express limit: cp -r ../shared/anchors/one-statement ${statementDir} && ${copyAndInstall('express-limit', expressDir)}`,
+      );
+    }
   }
   return anchors;
+}
+
+/** Stops the anchors `startAnchors` started. */
+export function stopAnchors(anchors: Anchors): void {
+  for (const anchor of [anchors.postgraphile, anchors.limit, anchors.expressLimit])
+    anchor?.child.kill('SIGTERM');
 }

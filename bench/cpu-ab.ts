@@ -40,7 +40,8 @@ interface Server {
 }
 
 async function start(cwd: string): Promise<Server> {
-  const child = spawn('node', [...nodeArgs, 'bench/serve.ts'], {
+  // On this Node.js, as the anchor (bench/anchors.ts): PATH's `node` may be another runtime.
+  const child = spawn(process.execPath, [...nodeArgs, 'bench/serve.ts'], {
     cwd,
     env: { ...process.env, DATABASE_URL: url, BENCH_OID: String(oid), BENCH_RECORDED: recordedFile },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -95,7 +96,7 @@ const targets = (process.env.CPU_TARGETS ?? 'rest,graphql')
   .split(',')
   .flatMap((target) => Object.keys(servers).map((suffix) => `${target}${suffix}`));
 const anchor: Anchor | undefined = process.env.CPU_POSTGRAPHILE
-  ? (await startAnchors(url, { postgraphile: 5679, limit: 5802 })).postgraphile
+  ? (await startAnchors(url, { postgraphile: 5679 })).postgraphile
   : undefined;
 const document = anchor && scenario.postgraphile ? anchor.documents?.[scenario.postgraphile] : undefined;
 if (anchor && document) {

@@ -1,7 +1,7 @@
 /**
  * The benchmark's seeded databases, cached between runs: `data/bench/v<version>-<size>.db` on
- * SQLite, `rrs_bench_v<version>_<size>` on PostgreSQL (the databases the PostGraphile and
- * one-statement anchors are pointed at). A database is seeded under a temporary name and renamed
+ * SQLite, `rrs_bench_v<version>_<size>` on PostgreSQL (the databases the anchors of
+ * bench/anchors.ts are pointed at). A database is seeded under a temporary name and renamed
  * once complete, so an interrupted seeding never leaves a half-filled database behind.
  */
 import { execFileSync } from 'node:child_process';
