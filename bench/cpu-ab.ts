@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { type Anchor, startAnchors } from './anchors.ts';
+import { median } from './median.ts';
 import { scenariosFor } from './scenarios.ts';
 
 const url = process.env.CPU_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/rrs_bench_v4_10000';
@@ -129,7 +130,6 @@ for (let r = 0; r < rounds; r++) {
     process.stderr.write(`${t} ${ms.toFixed(3)} ms/req (${Math.round(result.requests.average)} req/s)\n`);
   }
 }
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 for (const t of targets) {
   const v = samples[t]!;
   console.log(

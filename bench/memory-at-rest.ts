@@ -23,6 +23,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from './median.ts';
 import { cpuMs, type ServiceProcess, sleep, startService, status } from './service-process.ts';
 
 const runs = Number(process.env.MEMORY_RUNS ?? 5);
@@ -156,11 +157,6 @@ async function measure(entry: string): Promise<Sample> {
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 const mb = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(0)).padStart(5);
 
 const samples = new Map<string, Sample[]>(entries.map((entry) => [entry, []]));

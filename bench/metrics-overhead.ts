@@ -19,6 +19,7 @@ import { closeDatabase, openDatabase } from '../src/db/client.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import { createMetrics } from '../src/observability/metrics.ts';
+import { median } from './median.ts';
 
 const TOKEN = 'bench-token-0123456789';
 const rounds = Number(process.env.METRICS_ROUNDS ?? 3);
@@ -64,8 +65,6 @@ async function serve(metrics: boolean, responseCache: boolean) {
   await new Promise((done) => server.once('listening', done));
   return { instance, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 for (const responseCache of [true, false]) {
   const off = await serve(false, responseCache);

@@ -119,3 +119,23 @@ it('walks the public resources of a type newest first on that index alone, index
       : /USING COVERING INDEX Resource_listOrder_idx/,
   );
 });
+
+// (On SQLite the count is read synchronously, so requests cannot overlap on it: the same answer.)
+it('counts a filter once when requests for it arrive together, and again once content changes', async () => {
+  const counted = async () => {
+    const statements: string[] = [];
+    const stop = onStatement((sql) => statements.push(sql));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => app.client().get('/api/liste?type=em&niveaux=6e&nb=2')),
+    );
+    stop();
+    for (const answer of answers)
+      expect(answer.body.total, JSON.stringify(answer.body)).toBeGreaterThanOrEqual(3);
+    return statements.filter((sql) => /^(\/\* prepared \*\/ )?SELECT count\(\*\)/i.test(sql)).length;
+  };
+  contentChanges.generation += 1;
+  expect(await counted()).toBe(1);
+  expect(await counted()).toBe(0);
+  contentChanges.generation += 1;
+  expect(await counted()).toBe(1);
+});
