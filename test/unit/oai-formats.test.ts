@@ -268,6 +268,10 @@ describe('the formats', () => {
       resource({ typePedagogiques: Object.keys(PEDAGOGIC_TYPES).map(Number) }),
       resource({ typeDocumentaires: Object.keys(DOCUMENTARY_TYPES).map(Number) }),
       ...Object.keys(LANGUAGES).map((langue) => resource({ langue })),
+      // Names of Object's members, which a lookup in a plain object would find (oai_dc failed on them).
+      ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map((name) =>
+        resource({ langue: name, type: name, niveaux: [name] }),
+      ),
     ];
     const documents = FORMATS.flatMap((format) =>
       resources.map((r) => getRecord(format.render(r), format.metadataPrefix)),

@@ -11,8 +11,16 @@
 
 import { RESTRICTIONS, Restriction } from '../../modules/resources/vocabulary.ts';
 
+/**
+ * A table looked up by stored values, which may be any text ("constructor", "__proto__"): without a
+ * prototype, a key it does not hold reads undefined, never one of Object's members (the formats'
+ * property test found oai_dc failing on a resource whose language was "constructor").
+ */
+const lookupTable = <K extends PropertyKey, V>(entries: Record<K, V>): Record<K, V> =>
+  Object.assign(Object.create(null), entries);
+
 /** ISO 639-3 as stored → the ISO 639-1 code of the same language (RFC 5646 prefers it). */
-const ISO_639_1: Record<string, string> = {
+const ISO_639_1: Record<string, string> = lookupTable({
   ara: 'ar',
   bre: 'br',
   cat: 'ca',
@@ -23,7 +31,7 @@ const ISO_639_1: Record<string, string> = {
   ita: 'it',
   por: 'pt',
   spa: 'es',
-};
+});
 
 /**
  * The language tag harvesters expect (RFC 5646: the two-letter code when ISO 639-1 has one, else the
@@ -71,7 +79,7 @@ export interface LevelMapping {
  * Levels. 2nde, 1ere and tle are the general and technological track's classes: the repository's
  * levels name no track, and the vocational classes have concepts of their own.
  */
-export const LEVEL_MAPPING: Record<string, LevelMapping> = {
+export const LEVEL_MAPPING: Record<string, LevelMapping> = lookupTable({
   cp: { scolomfr: [ELEMENTARY, concept('010', 'CP')], context: 'school', ages: [6, 7] },
   ce1: { scolomfr: [ELEMENTARY, concept('011', 'CE1')], context: 'school', ages: [7, 8] },
   ce2: { scolomfr: [ELEMENTARY, concept('013', 'CE2')], context: 'school', ages: [8, 9] },
@@ -96,7 +104,7 @@ export const LEVEL_MAPPING: Record<string, LevelMapping> = {
     context: 'school',
     ages: [17, 18],
   },
-};
+});
 
 /**
  * Typical age ranges of a set of levels: the ranges of consecutive ages merged ("11-13" for 6e and
@@ -130,7 +138,7 @@ const pedagogic = (suffix: string): string => `${SCOLOMFR_CONCEPT}${suffix}`;
  * v3.1 concept). ScoLOMFR 010 takes LOM's own values as concepts (`…/concept/exercise`), so a type
  * with a LOM equivalent gets both.
  */
-export const PEDAGOGIC_TYPE_MAPPING: Record<number, TypeMapping> = {
+export const PEDAGOGIC_TYPE_MAPPING: Record<number, TypeMapping> = lookupTable({
   3: { lom: 'lecture', scolomfr: pedagogic('lecture') },
   9: { lom: 'exercise', scolomfr: pedagogic('exercise') },
   // A worked solution: no concept of its own in ScoLOMFR or LOM.
@@ -146,13 +154,13 @@ export const PEDAGOGIC_TYPE_MAPPING: Record<number, TypeMapping> = {
   151: { scolomfr: pedagogic('scolomfr-voc-010-num-015') },
   21: { lom: 'simulation', scolomfr: pedagogic('simulation') },
   22: { scolomfr: pedagogic('scolomfr-voc-010-num-022') },
-};
+});
 
 /**
  * Resource types (the software a resource runs in): what kind of learning resource each one is.
  * Types whose content varies too much to name one kind (aide, page externe) are not mapped.
  */
-export const RESOURCE_TYPE_MAPPING: Record<string, TypeMapping & { dcmi?: string }> = {
+export const RESOURCE_TYPE_MAPPING: Record<string, TypeMapping & { dcmi?: string }> = lookupTable({
   arbre: { lom: 'index', dcmi: 'Collection' },
   calkc: { lom: 'exercise', scolomfr: pedagogic('exercise'), dcmi: 'InteractiveResource' },
   ec2: { lom: 'exercise', scolomfr: pedagogic('exercise'), dcmi: 'InteractiveResource' },
@@ -163,10 +171,10 @@ export const RESOURCE_TYPE_MAPPING: Record<string, TypeMapping & { dcmi?: string
   iep: { scolomfr: pedagogic('scolomfr-voc-010-num-001'), dcmi: 'MovingImage' },
   mathgraph: { lom: 'figure', dcmi: 'InteractiveResource' },
   sequenceModele: { scolomfr: pedagogic('scolomfr-voc-010-num-020') },
-};
+});
 
 /** Documentary types (`typeDocumentaires`) → DCMI Type Vocabulary terms (http://purl.org/dc/dcmitype/). */
-export const DOCUMENTARY_TYPE_DCMI: Record<number, string> = {
+export const DOCUMENTARY_TYPE_DCMI: Record<number, string> = lookupTable({
   1: 'Collection',
   2: 'Dataset',
   5: 'MovingImage',
@@ -174,7 +182,7 @@ export const DOCUMENTARY_TYPE_DCMI: Record<number, string> = {
   9: 'InteractiveResource',
   11: 'Sound',
   12: 'Text',
-};
+});
 
 /**
  * Rights. Only public resources (restriction 0, "aucune") are exposed, so every record states the
