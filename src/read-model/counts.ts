@@ -13,8 +13,9 @@ import { count as countOf, read, sql } from './rows.ts';
 const totals = new LRUCache<string, { generation: number; total: number }>({ max: 5000 });
 /**
  * Counts under way, by generation and key: requests that ask meanwhile wait for the same count. On a
- * million resources one count of a broad filter takes about a second, and ten requests arriving
- * together on a cold filter each started their own (2 cores: each took ten times as long).
+ * million resources one count of a broad filter takes about a second, and requests arriving
+ * together on a cold filter each started their own (eight at once sent eight counts), queued behind
+ * one another on the database's cores.
  */
 const underWay = new Map<string, Promise<number>>();
 
