@@ -223,7 +223,7 @@ describe('the plain POST path answers as Yoga does', () => {
 });
 
 describe('a plugin with HTTP-level hooks turns the path off, and says so', () => {
-  it("sends every request to Yoga, whose hooks the plugin's run in", async () => {
+  it("sends every request to Yoga, where the plugin's hooks run", async () => {
     const before = { served: proper.plainPostsServed(), ...seen };
     const response = await proper.client().post('/graphql').send({ query: '{ __typename }' });
     expect(response.status).toBe(200);
