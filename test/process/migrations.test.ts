@@ -227,12 +227,14 @@ describe(`migrations survive crashes (${provider})`, () => {
     const server = startServer({ CONFIG_FILE: config(), DATABASE_URL: url });
     await server.serving;
     // From the first migration step to serving: no waiting for a lock a killed start left behind.
+    // Such a wait lasts until the test's timeout (SQLite waits up to two minutes), so the bound
+    // tells a block from a busy machine (one CI run beside another job took 2,970 ms), not speed.
     const [applying, serving] = ['applying migrations', 'serving'].map(
       (msg) => server.logLines().find((line) => line.msg === msg)?.time as number,
     );
     const ms = (serving as number) - (applying as number);
     console.log(`${provider}: after six kills during start-up, migrations to serving took ${ms} ms`);
-    expect(ms).toBeLessThan(2000);
+    expect(ms).toBeLessThan(15_000);
     expect(await migrationRows(url)).toEqual(allApplied());
     expect(await server.stop()).toBe(0);
   }, 60_000);
