@@ -59,6 +59,12 @@ function start(
   });
 }
 
+/** An anchor whose `server.mjs` prints `ready` once it listens on PORT (the two limits). */
+const startReady = (name: string, directory: string, databaseUrl: string, port: number) =>
+  start(name, directory, ['server.mjs'], { DATABASE_URL: databaseUrl, PORT: String(port) }, (line) =>
+    line.trim() === 'ready' ? port : undefined,
+  );
+
 const copyAndInstall = (anchor: string, directory: string) =>
   `cp -r ../shared/anchors/${anchor} ${directory} && (cd ${directory} && npm install)`;
 
@@ -90,13 +96,7 @@ export async function startAnchors(
   const limitPort = ports.limit;
   if (limitPort !== undefined) {
     if (existsSync(join(limitDir, 'node_modules', 'pg'))) {
-      anchors.limit = await start(
-        'one-statement limit',
-        limitDir,
-        ['server.mjs'],
-        { DATABASE_URL: databaseUrl, PORT: String(limitPort) },
-        (line) => (line.trim() === 'ready' ? limitPort : undefined),
-      );
+      anchors.limit = await startReady('one-statement limit', limitDir, databaseUrl, limitPort);
     } else {
       anchors.missing.push(`one-statement limit: ${copyAndInstall('one-statement', limitDir)}`);
     }
@@ -112,13 +112,7 @@ export async function startAnchors(
       existsSync(join(expressDir, 'node_modules', 'express')) &&
       existsSync(join(statementDir, 'server.mjs'))
     ) {
-      anchors.expressLimit = await start(
-        'Express limit',
-        expressDir,
-        ['server.mjs'],
-        { DATABASE_URL: databaseUrl, PORT: String(expressPort) },
-        (line) => (line.trim() === 'ready' ? expressPort : undefined),
-      );
+      anchors.expressLimit = await startReady('Express limit', expressDir, databaseUrl, expressPort);
     } else {
       anchors.missing.push(
         `Express limit: cp -r ../shared/anchors/one-statement ${statementDir} && ${copyAndInstall('express-limit', expressDir)}`,
