@@ -1,10 +1,13 @@
 /** The service as the benchmark scripts run it: its own database, silent, no background sweep. */
-import { createApp } from '../src/app.ts';
-import { parseConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/client.ts';
-import { createLogger } from '../src/logging/logger.ts';
+import { serviceModule } from './service-build.ts';
+import { BENCH_TOKEN } from './token.ts';
 
-export const BENCH_TOKEN = 'bench-token-0123456789';
+const { createApp } = await serviceModule<typeof import('../src/app.ts')>('app');
+const { parseConfig } = await serviceModule<typeof import('../src/config.ts')>('config');
+const { openDatabase } = await serviceModule<typeof import('../src/db/client.ts')>('db/client');
+const { createLogger } = await serviceModule<typeof import('../src/logging/logger.ts')>('logging/logger');
+
+export { BENCH_TOKEN };
 
 /** With `announceStatements`, every SQL statement is reported (it costs time: recording runs only). */
 export async function benchApp(databaseUrl: string, { announceStatements = false } = {}) {

@@ -4,7 +4,8 @@
  * (per sample), CPU_ROUNDS, CPU_CONNECTIONS, CPU_TARGETS (rest,graphql), CPU_PROFILE (a dir: --cpu-prof),
  * CPU_BASELINE (another checkout of the service, node_modules and src/generated in place: its
  * targets, named `rest@base` and `graphql@base`, alternate with this one's), CPU_POSTGRAPHILE=1 (the
- * PostGraphile anchor of bench/anchors.ts, its process measured alike: target `postgraphile`).
+ * PostGraphile anchor of bench/anchors.ts, its process measured alike: target `postgraphile`),
+ * CPU_EXPRESS_LIMIT=1 (the Express limit anchor on the token full read: target `express-limit`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,7 +34,13 @@ await client.end();
 const scenario = scenariosFor(oid).find((s) => s.name.includes(only))!;
 
 const nodeArgs = ['--import', 'tsx'];
-if (process.env.CPU_PROFILE) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE}`);
+if (process.env.CPU_PROFILE)
+  nodeArgs.push(
+    '--cpu-prof',
+    `--cpu-prof-dir=${process.env.CPU_PROFILE}`,
+    '--cpu-prof-interval',
+    process.env.CPU_PROFILE_INTERVAL ?? '1000',
+  );
 
 interface Server {
   child: ChildProcess;
@@ -96,9 +103,12 @@ for (const [suffix, { child, port }] of Object.entries(servers)) {
 const targets = (process.env.CPU_TARGETS ?? 'rest,graphql')
   .split(',')
   .flatMap((target) => Object.keys(servers).map((suffix) => `${target}${suffix}`));
-const anchor: Anchor | undefined = process.env.CPU_POSTGRAPHILE
-  ? (await startAnchors(url, { postgraphile: 5679 })).postgraphile
-  : undefined;
+const anchors = await startAnchors(url, {
+  postgraphile: process.env.CPU_POSTGRAPHILE ? 5679 : undefined,
+  expressLimit: process.env.CPU_EXPRESS_LIMIT && scenario.expressLimit ? 5803 : undefined,
+});
+for (const line of anchors.missing) process.stderr.write(`not installed, ${line}\n`);
+const anchor: Anchor | undefined = anchors.postgraphile;
 const document = anchor && scenario.postgraphile ? anchor.documents?.[scenario.postgraphile] : undefined;
 if (anchor && document) {
   options.postgraphile = {
@@ -113,6 +123,15 @@ if (anchor && document) {
   };
   targets.push('postgraphile');
 }
+const expressLimit = anchors.expressLimit;
+if (expressLimit && scenario.expressLimit) {
+  options['express-limit'] = {
+    pid: expressLimit.child.pid!,
+    url: `http://127.0.0.1:${expressLimit.port}${scenario.expressLimit}`,
+  };
+  targets.push('express-limit');
+}
+const ANCHOR_TARGETS = { postgraphile: true, 'express-limit': true };
 const samples: Record<string, number[]> = {};
 for (const t of targets) {
   const { pid: _pid, ...target } = options[t]!;
@@ -146,16 +165,18 @@ for (const suffix of Object.keys(servers)) {
     `cpu rest${suffix}/graphql${suffix} per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)})`,
   );
 }
-if (options.postgraphile) {
-  const graphile = samples.postgraphile!;
-  for (const t of targets.filter((target) => target !== 'postgraphile')) {
-    const ratios = graphile.map((g, i) => g / samples[t]![i]!);
+/** An anchor's CPU over each target's, per round: the target's speed as a share of the anchor's. */
+for (const name of ['postgraphile', 'express-limit'].filter((t) => options[t])) {
+  const anchorSamples = samples[name]!;
+  for (const t of targets.filter((target) => !(target in ANCHOR_TARGETS))) {
+    const ratios = anchorSamples.map((a, i) => a / samples[t]![i]!);
     console.log(
-      `cpu postgraphile/${t} per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)})`,
+      `cpu ${name}/${t} per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)})`,
     );
   }
 }
-for (const { child } of [...Object.values(servers), ...(anchor ? [anchor] : [])]) {
+const started = [anchors.postgraphile, anchors.expressLimit].filter((a): a is Anchor => a !== undefined);
+for (const { child } of [...Object.values(servers), ...started]) {
   child.kill('SIGINT');
   await new Promise((r) => child.once('exit', r));
 }

@@ -106,7 +106,7 @@ async function measure(entry: string): Promise<Sample> {
   const env: NodeJS.ProcessEnv = { DATABASE_URL: databaseUrl };
   if (loadSeconds > 0) {
     // The bench's token scenarios need its API token.
-    const { BENCH_TOKEN } = await import('./app.ts');
+    const { BENCH_TOKEN } = await import('./token.ts');
     env.CONFIG_FILE = join(dir, 'config.json');
     writeFileSync(
       env.CONFIG_FILE,

@@ -11,10 +11,17 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import request from 'supertest';
-import { db, onStatement, provider } from '../src/db/client.ts';
-import { redact, sqlitePath } from '../src/db/database-url.ts';
-import { BENCH_TOKEN, benchApp } from './app.ts';
+import { benchApp } from './app.ts';
 import { type BenchProvider, seededBenchDatabase } from './databases.ts';
+import { serviceModule } from './service-build.ts';
+import { BENCH_TOKEN } from './token.ts';
+
+// From the tree bench/app.ts serves (service-build.ts): one database client. The namespace, not its
+// members: `db` and `provider` are live bindings, set when benchApp opens the database.
+const client = await serviceModule<typeof import('../src/db/client.ts')>('db/client');
+const { onStatement } = client;
+const { redact, sqlitePath } =
+  await serviceModule<typeof import('../src/db/database-url.ts')>('db/database-url');
 
 const databaseUrl =
   process.env.DATABASE_URL ??
@@ -26,16 +33,16 @@ const { app, close } = await benchApp(databaseUrl, { announceStatements: true })
 
 /** Values that exist in the seeded data, so that each plan reads something. */
 const [contributor, readerGroup] = await Promise.all([
-  db.resourceContributor.groupBy({
+  client.db.resourceContributor.groupBy({
     by: ['personOid'],
     _count: true,
     orderBy: { _count: { personOid: 'desc' } },
     take: 1,
   }),
-  db.resourceGroup.findFirst({ select: { group: { select: { nom: true } } } }),
+  client.db.resourceGroup.findFirst({ select: { group: { select: { nom: true } } } }),
 ]);
 const contributorPid =
-  (await db.person.findUnique({ where: { oid: contributor[0]?.personOid ?? 0 } }))?.pid ?? 'none/0';
+  (await client.db.person.findUnique({ where: { oid: contributor[0]?.personOid ?? 0 } }))?.pid ?? 'none/0';
 const groupName = encodeURIComponent(readerGroup?.group.nom ?? 'none');
 
 const cases: [string, string][] = [
@@ -67,7 +74,7 @@ const cases: [string, string][] = [
 ];
 
 let explain: (sql: string, params: unknown[]) => Promise<string[]>;
-if (provider === 'sqlite') {
+if (client.provider === 'sqlite') {
   const raw = new Database(sqlitePath(databaseUrl), { readonly: true });
   explain = async (sql, params) =>
     (

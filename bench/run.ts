@@ -26,10 +26,10 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import semver from 'semver';
 import { type Anchors, startAnchors, stopAnchors } from './anchors.ts';
-import { BENCH_TOKEN } from './app.ts';
 import { type BenchProvider, benchDatabase } from './databases.ts';
 import { median } from './median.ts';
 import { type Scenario, scenariosFor, type Targets } from './scenarios.ts';
+import { BENCH_TOKEN } from './token.ts';
 
 // A ratio between the service and an anchor on two different runtimes measures the runtimes (Node
 // 22 ran PostGraphile twice as fast as Node 20: bench/README.md), so all run on this one, which

@@ -10,7 +10,7 @@ import { schema } from '../src/gateway/schema.ts';
 import { loadOperations } from '../src/rest/operations.ts';
 import type { OperationRoute, RequestParts } from '../src/rest/route-table.ts';
 import { legacyRoutes } from '../src/rest/routes/index.ts';
-import { BENCH_TOKEN } from './app.ts';
+import { BENCH_TOKEN } from './token.ts';
 
 export interface Scenario {
   name: string;

@@ -10,11 +10,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { onStatement, preparedName, provider } from '../src/db/client.ts';
-import { sqlitePath } from '../src/db/database-url.ts';
-import { applyMigrations } from '../src/db/migrate.ts';
 import { benchApp } from './app.ts';
 import { scenariosFor } from './scenarios.ts';
+import { serviceModule } from './service-build.ts';
+
+// The namespace, not its members: `provider` is a live binding, set when benchApp opens the database.
+const client = await serviceModule<typeof import('../src/db/client.ts')>('db/client');
+const { onStatement, preparedName } = client;
+const { sqlitePath } = await serviceModule<typeof import('../src/db/database-url.ts')>('db/database-url');
+const { applyMigrations } = await serviceModule<typeof import('../src/db/migrate.ts')>('db/migrate');
 
 const databaseUrl = process.env.DATABASE_URL!;
 const recording = process.env.BENCH_RECORD === '1';
@@ -58,7 +62,7 @@ const recorded: Recorded = JSON.parse(readFileSync(process.env.BENCH_RECORDED!, 
 
 type Run = (sql: string, params: unknown[]) => Promise<unknown[]>;
 let run: Run;
-if (provider === 'sqlite') {
+if (client.provider === 'sqlite') {
   const raw = new Database(sqlitePath(databaseUrl), { readonly: true });
   const prepared = new Map<string, Database.Statement>();
   run = async (sql, params) => {

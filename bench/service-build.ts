@@ -1,0 +1,21 @@
+/**
+ * The service's modules as the bench serves them: by default the build `npm start` runs (dist/,
+ * compiled by tsc, rebuilt first when a source is newer), so that a speed measured is the one a
+ * deployment gets; `BENCH_SOURCES=1` serves the sources through tsx instead, whose transform wraps
+ * every function made at run time (closures made per request included) in a naming helper.
+ * Every module comes from one tree: the database client is one module instance per tree.
+ */
+import { execFileSync } from 'node:child_process';
+
+const fromSources = process.env.BENCH_SOURCES === '1';
+let checked = false;
+
+/** A module of the service by its path under src/ without extension (`db/client`). */
+export function serviceModule<T>(path: string): Promise<T> {
+  if (!fromSources && !checked) {
+    // Its output on stderr: a bench server's stdout carries its JSON line.
+    execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: ['ignore', 2, 2] });
+    checked = true;
+  }
+  return import(fromSources ? `../src/${path}.ts` : `../dist/${path}.js`) as Promise<T>;
+}
