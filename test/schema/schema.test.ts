@@ -82,7 +82,7 @@ describe('legacy operation documents', () => {
 
   it('stop the service when a GET route runs a mutation without saying it changes state', () => {
     const operations = loadOperations(schema);
-    const route = { method: 'get' as const, paths: ['/x'], operation: 'JoinGroup' };
+    const route = { method: 'get' as const, paths: ['/api/x'], operation: 'JoinGroup' };
     const build = (routes: LegacyRoute[]) => () =>
       buildLegacyRouter(
         routes,
@@ -92,5 +92,19 @@ describe('legacy operation documents', () => {
       );
     expect(build([route])).toThrow(/runs the mutation JoinGroup: mark it changesState/);
     expect(build([{ ...route, changesState: true }])).not.toThrow();
+  });
+
+  it('stop the service when a route path does not start with two fixed segments (requests are dispatched by them)', () => {
+    const operations = loadOperations(schema);
+    const build = (path: string) => () =>
+      buildLegacyRouter(
+        [{ method: 'get', paths: [path], operation: 'ResourceByOid' }],
+        operations,
+        async () => ({}),
+        () => () => {},
+      );
+    expect(build('/api/:oid')).toThrow(/starts with two fixed segments/);
+    expect(build('/api')).toThrow(/starts with two fixed segments/);
+    expect(build('/api/ressource/:oid')).not.toThrow();
   });
 });
