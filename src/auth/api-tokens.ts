@@ -8,7 +8,7 @@
  * cache: a revocation or an expiry then holds on the very next request on every instance sharing
  * the database, with no invalidation message to lose.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.ts';
 import { db } from '../db/client.ts';
@@ -32,7 +32,7 @@ export interface ApiTokenSummary {
   revokedAt: Date | null;
 }
 
-const digestOf = (token: string) => createHash('sha256').update(token).digest('hex');
+const digestOf = (token: string) => hash('sha256', token, 'hex');
 
 function summary(row: Omit<ApiTokenSummary, 'status'>, now = new Date()): ApiTokenSummary {
   const status: ApiTokenStatus = row.revokedAt

@@ -3,14 +3,15 @@
  * token (all rights, no person), then the session person, else anonymous. Client-supplied identity
  * (posted pids, roles or permissions) is never trusted.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { permissionsOf } from '../permissions.ts';
 import { loadPersonFacts, type PersonFacts } from '../read-model/person-facts.ts';
 import type { SessionHandle } from './session.ts';
 import { anonymousViewer, type Viewer } from './viewer.ts';
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+// One-shot: no Hash object per request (a token is hashed on every request that presents one).
+const digest = (value: string) => hash('sha256', value, 'buffer');
 
 /** Constant-time membership test (hashing first makes lengths equal). */
 export function isValidApiToken(presented: string | undefined, tokens: readonly string[]): boolean {

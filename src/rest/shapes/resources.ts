@@ -59,30 +59,34 @@ const STORED_FIELDS: ReadonlyArray<readonly [field: string, legacyName?: string]
   ['archiveOid'],
 ];
 
+/** An operation's links (`{position, person {pid}}`, `{position, group {nom}}`) as the legacy JSON names them. */
+const LINK_NAMES: Readonly<Record<string, (link: Result) => unknown>> = {
+  authors: (link) => link.person.pid,
+  contributors: (link) => link.person.pid,
+  readerGroups: (link) => link.group.nom,
+  authorGroups: (link) => link.group.nom,
+};
+
 /**
  * A resource's stored fields as the legacy JSON: the one place that JSON is built, for every route
  * (`ressource`, `full`, list items of `format=full`) and for transfer files. `resource` has the
- * GraphQL names with people by pid, groups by name and relations as `{predicate, rid}`
- * (`flatResource` gives them from an operation's result); `enfants` is sent only for trees.
+ * GraphQL names with relations as `{predicate, rid}`, and people by pid and groups by name, or, with
+ * `links`, as an operation's result has them (`LINK_NAMES`); `enfants` is sent only for trees.
+ * Built in one pass, in the legacy order: a read's answer is made of it.
  */
-export function legacyResourceJson(resource: Result): Result {
+function storedJson(resource: Result, links: boolean): Result {
   const legacy: Result = {};
-  for (const [field, legacyName] of STORED_FIELDS) legacy[legacyName ?? field] = resource[field];
+  for (const [field, legacyName] of STORED_FIELDS) {
+    const name = links ? LINK_NAMES[field] : undefined;
+    legacy[legacyName ?? field] = name ? resource[field].map(name) : resource[field];
+  }
   if (resource.enfants != null) legacy.enfants = resource.enfants;
   legacy.relations = resource.relations.map((r: Result) => [r.predicate, r.rid]);
   return legacy;
 }
 
-/** An operation's Resource (links as `{position, person {pid}}`, `{position, group {nom}}`), flattened. */
-export function flatResource(resource: Result): Result {
-  return {
-    ...resource,
-    authors: resource.authors.map((link: Result) => link.person.pid),
-    contributors: resource.contributors.map((link: Result) => link.person.pid),
-    readerGroups: resource.readerGroups.map((link: Result) => link.group.nom),
-    authorGroups: resource.authorGroups.map((link: Result) => link.group.nom),
-  };
-}
+/** A resource with people by pid and groups by name (a transfer file's), as legacy JSON. */
+export const legacyResourceJson = (resource: Result): Result => storedJson(resource, false);
 
 /** A Ref: its fields, `cle`/`enfants`/`parametres` only where they apply, and the rights. */
 export function legacyRef(ref: Result, rightsKey: RightsKey = '_droits') {
@@ -96,21 +100,18 @@ export function legacyRef(ref: Result, rightsKey: RightsKey = '_droits') {
 }
 
 /** The stored fields of an operation's Resource, as legacy JSON. */
-export const legacyFields = (resource: Result) => legacyResourceJson(flatResource(resource));
+export const legacyFields = (resource: Result): Result => storedJson(resource, true);
 
 /** A resource in the requested format: `ressource` (default), `ref` or `full`. */
 export function legacyResource(resource: Result, format: unknown) {
   if (format === 'ref') return legacyRef(resource.ref);
-  return {
-    ...legacyFields(resource),
-    ...(resource.droits !== undefined ? { _droits: resource.droits } : {}),
-    ...(format === 'full'
-      ? {
-          _auteurs: resource.authors.map((link: Result) => link.person.label),
-          _contributeurs: resource.contributors.map((link: Result) => link.person.label),
-          _relations: resource.resolvedRelations,
-          _enfants: resource.enfants ?? [],
-        }
-      : {}),
-  };
+  const legacy = legacyFields(resource);
+  if (resource.droits !== undefined) legacy._droits = resource.droits;
+  if (format === 'full') {
+    legacy._auteurs = resource.authors.map((link: Result) => link.person.label);
+    legacy._contributeurs = resource.contributors.map((link: Result) => link.person.label);
+    legacy._relations = resource.resolvedRelations;
+    legacy._enfants = resource.enfants ?? [];
+  }
+  return legacy;
 }
