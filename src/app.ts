@@ -28,6 +28,7 @@ import { createGraphQLServer } from './gateway/yoga.ts';
 import { compressAnswers } from './http/compression.ts';
 import { answerDatabaseUnavailable } from './http/database-unavailable.ts';
 import { sendGraphiQL } from './http/graphiql-page.ts';
+import { parseQueryString } from './http/query-string.ts';
 import { refuseHostileInput } from './http/request-hygiene.ts';
 import { allowCrossOriginReads, securityHeaders } from './http/security-headers.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
@@ -141,7 +142,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // ETags cost a hash of every body; only the cacheable /public/ routes set one (src/rest/router.ts).
   app.set('etag', false);
   app.set('trust proxy', config.http.trustProxy);
-  app.set('query parser', 'extended');
+  // Express's 'extended' parser (qs), with a short way for plain `key=value` query strings.
+  app.set('query parser', parseQueryString);
 
   app.use(observeRequests(services.metrics));
   const quietPaths = new Set(['/healthz', '/readyz', '/metrics']);
