@@ -13,7 +13,7 @@
  *
  * Environment: BENCH_DATABASE (sqlite | postgresql), BENCH_SIZES (default 10000,100000; 1000000
  * adds 1M, best seeded beforehand by `npm run seed:bench`), BENCH_SECONDS (per measurement,
- * default 4), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (default 10), BENCH_MEMORY_SECONDS
+ * default 4), BENCH_ROUNDS (default 4), BENCH_CONNECTIONS (default 10), BENCH_MEMORY_SECONDS
  * (default 30; 0 skips the memory run), BENCH_MEMORY_SIZE (the database of the memory run: default
  * the largest of BENCH_SIZES up to 100k, where the memory targets apply and earlier runs measured).
  */
@@ -44,7 +44,7 @@ if (!semver.satisfies(process.version, engines)) {
 
 const provider = (process.env.BENCH_DATABASE ?? 'sqlite') as BenchProvider;
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const memorySeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 30);
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
@@ -136,6 +136,32 @@ async function measure(options: autocannon.Options): Promise<Measure> {
   return { rps: result.requests.average, p50: result.latency.p50, mean: result.latency.mean };
 }
 
+/**
+ * Waits until the database runs no statement of another session (PostgreSQL; at most 2 minutes).
+ * When a measurement ends its connections close, but each server finishes the requests it took:
+ * at 1M the floor's authors request counts twice (0.2 s each, every time), ten at once, and the
+ * target measured next shared the database with them (REST's authors at 1M: 17 req/s and a mean
+ * twice its median, against GraphQL's 39 on the same operation). Three quiet readings in a row: one
+ * may fall between two statements of a request.
+ */
+async function databaseSettled(url: string): Promise<void> {
+  if (provider !== 'postgresql') return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 120_000;
+    for (let quiet = 0; quiet < 3 && Date.now() < deadline; ) {
+      const { rows } = await client.query(
+        "SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()",
+      );
+      quiet = rows[0].busy === 0 ? quiet + 1 : 0;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 type Target = 'rest' | 'graphql' | 'floor' | 'postgraphile' | 'limit' | 'expressLimit';
 
 /** The requests of a scenario for each target present. */
@@ -213,6 +239,7 @@ for (const size of sizes) {
       for (let round = 0; round < rounds; round++) {
         for (const [target, options] of Object.entries(targets) as [Target, autocannon.Options][]) {
           const measured = await measure(options);
+          await databaseSettled(url);
           samples[target] = [...(samples[target] ?? []), measured];
         }
       }
