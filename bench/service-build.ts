@@ -6,15 +6,21 @@
  * Every module comes from one tree: the database client is one module instance per tree.
  */
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 const fromSources = process.env.BENCH_SOURCES === '1';
+/** The checkout: a bench script may run from another folder (bench:plans finds its database from there). */
+const root = fileURLToPath(new URL('..', import.meta.url));
 let checked = false;
 
 /** A module of the service by its path under src/ without extension (`db/client`). */
 export function serviceModule<T>(path: string): Promise<T> {
   if (!fromSources && !checked) {
     // Its output on stderr: a bench server's stdout carries its JSON line.
-    execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: ['ignore', 2, 2] });
+    execFileSync(process.execPath, [`${root}scripts/build.mjs`, '--if-stale'], {
+      cwd: root,
+      stdio: ['ignore', 2, 2],
+    });
     checked = true;
   }
   return import(fromSources ? `../src/${path}.ts` : `../dist/${path}.js`) as Promise<T>;
