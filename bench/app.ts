@@ -7,8 +7,6 @@ const { parseConfig } = await serviceModule<typeof import('../src/config.ts')>('
 const { openDatabase } = await serviceModule<typeof import('../src/db/client.ts')>('db/client');
 const { createLogger } = await serviceModule<typeof import('../src/logging/logger.ts')>('logging/logger');
 
-export { BENCH_TOKEN };
-
 /** With `announceStatements`, every SQL statement is reported (it costs time: recording runs only). */
 export async function benchApp(databaseUrl: string, { announceStatements = false } = {}) {
   await openDatabase(databaseUrl, { announceStatements });
