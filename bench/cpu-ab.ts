@@ -131,7 +131,8 @@ if (expressLimit && scenario.expressLimit) {
   };
   targets.push('express-limit');
 }
-const ANCHOR_TARGETS = { postgraphile: true, 'express-limit': true };
+/** The anchors' targets: each service target is compared with every one measured. */
+const ANCHOR_TARGETS = ['postgraphile', 'express-limit'];
 const samples: Record<string, number[]> = {};
 for (const t of targets) {
   const { pid: _pid, ...target } = options[t]!;
@@ -166,9 +167,9 @@ for (const suffix of Object.keys(servers)) {
   );
 }
 /** An anchor's CPU over each target's, per round: the target's speed as a share of the anchor's. */
-for (const name of ['postgraphile', 'express-limit'].filter((t) => options[t])) {
+for (const name of ANCHOR_TARGETS.filter((t) => options[t])) {
   const anchorSamples = samples[name]!;
-  for (const t of targets.filter((target) => !(target in ANCHOR_TARGETS))) {
+  for (const t of targets.filter((target) => !ANCHOR_TARGETS.includes(target))) {
     const ratios = anchorSamples.map((a, i) => a / samples[t]![i]!);
     console.log(
       `cpu ${name}/${t} per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)})`,
