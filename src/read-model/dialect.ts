@@ -27,6 +27,11 @@ export interface Dialect {
   /** Whether NULL sorts before every value in ascending order (SQLite), rather than after (PostgreSQL). */
   readonly nullsFirst: boolean;
   /**
+   * Whether a sub-query in FROM may read the rows listed before it (PostgreSQL's `LATERAL`); SQLite
+   * has no such join, and a statement there repeats the sub-query for each value instead.
+   */
+  readonly joinsLaterally: boolean;
+  /**
    * Whether JSON comes back as its text (SQLite), rather than parsed by the driver (PostgreSQL,
    * where a JSON string value is a JavaScript string too, not text to parse).
    */
@@ -73,6 +78,7 @@ const postgresql: Dialect = {
   testsInWrittenOrder: false,
   probesVocabularies: false,
   nullsFirst: false,
+  joinsLaterally: true,
   jsonAsText: false,
   reusesPlaceholders: true,
   placeholder: (n, kind) => (kind ? `$${n}::${POSTGRES_TYPES[kind]}` : `$${n}`),
@@ -104,6 +110,7 @@ const sqlite: Dialect = {
   testsInWrittenOrder: true,
   probesVocabularies: true,
   nullsFirst: true,
+  joinsLaterally: false,
   jsonAsText: true,
   reusesPlaceholders: false,
   placeholder: () => '?',
@@ -194,13 +201,33 @@ export class Sql {
     return this.bind({ kind: 'argument', name, encode }, (n) => dialect.listPlaceholder(n, kind));
   }
 
+  /**
+   * A FROM item named `alias`: the rows of `branch` for each of `values` (at least one), `branch`
+   * being a sub-query written for one value's placeholder, with its own ORDER BY and LIMIT. On
+   * PostgreSQL one sub-query joined laterally to the list (one text whatever the number of
+   * values); on SQLite, which has no lateral join, one sub-query per value, bound in order.
+   */
+  eachValue(
+    values: readonly unknown[],
+    kind: ValueKind,
+    branch: (value: string) => string,
+    alias: string,
+  ): string {
+    if (values.length === 0) throw new Error('eachValue: no value');
+    if (this.dialect.joinsLaterally) {
+      return `unnest(${this.list(values, kind)}) AS each_value(value) CROSS JOIN LATERAL (${branch('each_value.value')}) ${alias}`;
+    }
+    const branches = values.map((value) => `SELECT * FROM (${branch(this.value(value, kind))})`);
+    return `(${branches.join(' UNION ALL ')}) ${alias}`;
+  }
+
   /** The values bound so far, in placeholder order, for statements without arguments. */
   get values(): unknown[] {
     return this.bindings.map((binding) => (binding.kind === 'value' ? binding.value : undefined));
   }
 
   /**
-   * The statement of `text`, prepared unless `planEachTime` (a count, or a page whose best plan
+   * The statement of `text`, prepared unless `planEachTime` (a count, or a statement whose best plan
    * depends on how many rows its values match).
    */
   statement(text: string, { planEachTime = false } = {}): Statement {

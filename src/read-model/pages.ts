@@ -20,15 +20,16 @@ export interface OffsetPage extends PageOrder {
   where: Prisma.ResourceWhereInput;
   start: number;
   nb: number;
-  /**
-   * Plan the statement with its values each time rather than once: for a condition whose values
-   * decide how many rows match by orders of magnitude (a few authors write most resources).
-   * PostgreSQL's plan made once for the average was slower on the authors page for a few prolific
-   * authors than a plan for the values, planning included. Not by default: planned each time, the
-   * page of 500 of all public resources joined its documents by scanning the whole table
-   * (docs/performance.md).
-   */
-  planWithValues?: boolean;
+}
+
+/** A page of the resources of some authors, in oid order, by offset. */
+export interface AuthorsPage {
+  /** Oids of the authors (at least one). */
+  authorOids: readonly number[];
+  /** What else the resources must match (what the caller may list), besides an author. */
+  where: Prisma.ResourceWhereInput;
+  start: number;
+  nb: number;
 }
 
 /** A page of a list after a cursor (the oid of the last resource seen; none: from the start). */
@@ -55,7 +56,6 @@ async function pageDocuments(
   order: PageOrder,
   bounds: string,
   args: Record<string, unknown>,
-  planEachTime = false,
 ): Promise<ResourceDocument[]> {
   const column = order.orderColumn;
   const key = column === 'oid' ? '' : `, r."${column}" AS "pageKey"`;
@@ -63,7 +63,6 @@ async function pageDocuments(
     `SELECT ${columns} FROM (SELECT r.oid AS "pageOid"${key} FROM "Resource" r WHERE ${condition} ` +
       `ORDER BY ${orderBy(order, `r."${column}"`, 'r.oid')} ${bounds}) page ` +
       `JOIN "Resource" r ON r.oid = page."pageOid" ORDER BY ${orderBy(order, 'page."pageKey"', 'page."pageOid"')}`,
-    { planEachTime },
   );
   return toDocuments(await read(statement, args));
 }
@@ -80,7 +79,42 @@ export async function loadPage(
   const columns = documentColumns(q, parts);
   const condition = whereSql(q, page.where);
   const bounds = `LIMIT ${q.value(page.nb, 'int')} OFFSET ${q.value(page.start, 'int')}`;
-  return pageDocuments(q, columns, condition, page, bounds, { prefix: `${baseId}/` }, page.planWithValues);
+  return pageDocuments(q, columns, condition, page, bounds, { prefix: `${baseId}/` });
+}
+
+/**
+ * A page of the resources of some authors, in oid order. One statement, walked from the authors'
+ * own rows (the `(personOid, resourceOid)` index): the first `start + nb` resources of each author
+ * that match, then the page of their union. The page is among them, since each of its resources is
+ * among the first of one of its authors. Its cost follows the page and the number of authors, not
+ * how many resources there are or what share of them the authors wrote; walking the resources in
+ * oid order until `nb` of the authors' were found took twice as long when their share halved
+ * (docs/performance.md).
+ */
+export async function loadAuthorsPage(
+  page: AuthorsPage,
+  baseId: string,
+  parts: DocumentParts,
+): Promise<ResourceDocument[]> {
+  if (page.authorOids.length === 0) return [];
+  const q = sql();
+  // In the order of the text: SQLite binds its values by position.
+  const columns = documentColumns(q, parts);
+  const firstOfEach = q.eachValue(
+    page.authorOids,
+    'int',
+    (author) =>
+      `SELECT r.oid FROM "ResourceAuthor" ra JOIN "Resource" r ON r.oid = ra."resourceOid" ` +
+      `WHERE ra."personOid" = ${author} AND (${whereSql(q, page.where)}) ` +
+      `ORDER BY ra."resourceOid" LIMIT ${q.value(page.start + page.nb, 'int')}`,
+    'firsts',
+  );
+  const statement = q.statement(
+    `SELECT ${columns} FROM (SELECT DISTINCT firsts.oid AS "pageOid" FROM ${firstOfEach} ` +
+      `ORDER BY firsts.oid LIMIT ${q.value(page.nb, 'int')} OFFSET ${q.value(page.start, 'int')}) page ` +
+      `JOIN "Resource" r ON r.oid = page."pageOid" ORDER BY page."pageOid"`,
+  );
+  return toDocuments(await read(statement, { prefix: `${baseId}/` }));
 }
 
 /**

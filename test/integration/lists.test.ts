@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, onStatement } from '../../src/db/client.ts';
 import { contentChanges } from '../../src/db/content-changes.ts';
-import { tokenHeaders } from '../support/actors.ts';
+import { addPerson, tokenHeaders } from '../support/actors.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import type { FakeLab } from '../support/fake-lab.ts';
 import { appTest } from '../support/fixtures.ts';
@@ -516,6 +516,40 @@ describe('GET /api/liste/auteurs', () => {
       expect(page.authors[0].resources).toHaveLength(listeMax);
     } finally {
       await small.close();
+    }
+  });
+
+  it('pages the union of the authors in oid order, each readable resource once, whatever the page', async () => {
+    const origine = marker();
+    const [first, second] = await Promise.all(
+      ['Premier', 'Second'].map((nom, i) =>
+        addPerson(app, { origine, idOrigine: `a${i}`, nom, prenom: 'Auteur' }),
+      ),
+    );
+    const a = first!.pid;
+    const b = second!.pid;
+    // Interleaved, co-authored, and some the anonymous caller may not read (left out, never counted
+    // as a page's row).
+    const authorsOf = [[a], [b], [a, b], [b], [a], [a], [b, a], [b], [a], [b], [a]];
+    const hidden = new Set([4, 7]);
+    const oids = await seed(
+      origine,
+      authorsOf.map((auteurs, i) => ({ auteurs, ...(hidden.has(i) ? { restriction: 3 } : {}) })),
+    );
+    const readable = oids.filter((_, i) => !hidden.has(i));
+    for (const limit of [2, 3, 20]) {
+      for (let skip = 0; skip < readable.length + 2; skip += limit) {
+        const response = await app
+          .client()
+          .get('/api/liste/auteurs')
+          .query({ pids: `${a},${b}`, skip, limit });
+        expect(response.status).toBe(200);
+        const page = [...new Set([...oidsOf(response.body[a]), ...oidsOf(response.body[b])])].sort(
+          (x, y) => x - y,
+        );
+        expect(page, `skip ${skip}, limit ${limit}`).toEqual(readable.slice(skip, skip + limit));
+        expect(response.body.total).toBe(readable.length);
+      }
     }
   });
 

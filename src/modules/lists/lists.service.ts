@@ -8,7 +8,7 @@ import { db, type Prisma } from '../../db/client.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { countResources } from '../../read-model/counts.ts';
 import { type DocumentParts, loadDocuments, type ResourceDocument } from '../../read-model/documents.ts';
-import { loadPage, loadPageAfter } from '../../read-model/pages.ts';
+import { loadAuthorsPage, loadPage, loadPageAfter } from '../../read-model/pages.ts';
 import { rankedOids, type SearchTerm } from '../../read-model/ranked-search.ts';
 import { isPid } from '../persons/persons.service.ts';
 import { readableWhere, rightsNeedRelations, searchableWhere } from '../resources/resources.policy.ts';
@@ -337,9 +337,13 @@ export async function authorsResources(
     countResources(where),
     countResources(listed),
     // Grouping reads the author oids of each document (its rights facts): never left out here.
-    loadPage(
-      // How many resources the authors wrote decides how to walk them (src/read-model/pages.ts).
-      { where, orderColumn: 'oid', order: 'asc', start: offset, nb: size, planWithValues: true },
+    loadAuthorsPage(
+      {
+        authorOids: persons.map((p) => p.oid),
+        where: { AND: [searchableWhere(subject.viewer), readableWhere(subject)] },
+        start: offset,
+        nb: size,
+      },
       context.config.baseId,
       parts,
     ),
