@@ -10,28 +10,19 @@
  * (`UntranslatableCondition`), which the tests would meet first: they run every filter and every
  * kind of caller through this translation and through Prisma (test/integration/where-sql.test.ts).
  */
+import { resourceFields } from '../catalogue/resource-fields.ts';
 import type { Prisma } from '../db/client.ts';
 import type { Sql, ValueKind } from './dialect.ts';
 
 type Where = Prisma.ResourceWhereInput;
 type ColumnKind = Exclude<ValueKind, 'json'>;
 
-/** Columns of Resource a condition may use, by kind. */
-const RESOURCE_COLUMNS: Record<string, ColumnKind> = {
-  oid: 'int',
-  origine: 'text',
-  idOrigine: 'text',
-  titre: 'text',
-  type: 'text',
-  langue: 'text',
-  publie: 'boolean',
-  restriction: 'int',
-  aliasOf: 'text',
-  cle: 'text',
-  indexable: 'boolean',
-  dateCreation: 'date',
-  dateMiseAJour: 'date',
-};
+/** Columns of Resource a condition may use, by kind: the catalogue's filterable fields. */
+const RESOURCE_COLUMNS: Record<string, ColumnKind> = Object.fromEntries(
+  resourceFields.flatMap(([name, field]) =>
+    field.filterable && field.kind !== 'json' ? [[name, field.kind]] : [],
+  ),
+);
 
 /** Relations of Resource a condition may use: their join table and its columns. */
 const RELATIONS: Record<string, { table: string; columns: Record<string, ColumnKind> }> = {

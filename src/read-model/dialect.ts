@@ -4,12 +4,13 @@
  * condition written. Everything else in src/read-model/ writes SQL both databases read alike, and
  * asks a `Dialect` (through an `Sql` builder) for the rest.
  */
+import type { FieldKind } from '../catalogue/resource-fields.ts';
 import { PREPARED } from '../db/client.ts';
 import type { Provider } from '../db/database-url.ts';
 import { INT32_MAX } from '../lib/integers.ts';
 
-/** How a value is compared with a column, which decides how it is bound. */
-export type ValueKind = 'int' | 'text' | 'boolean' | 'date' | 'json';
+/** How a value is compared with a column, which decides how it is bound: a field's kind. */
+export type ValueKind = FieldKind;
 
 export interface Dialect {
   readonly provider: Provider;

@@ -8,6 +8,7 @@
  * What a page needs depends on the fields asked for (`DocumentParts`): a light list needs the
  * rights facts only, a Ref its categories, `format=full` everything.
  */
+import { type FieldValue, fieldsWhere, type ResourceFieldName } from '../catalogue/resource-fields.ts';
 import type { Sql, Statement } from './dialect.ts';
 import { boolean, byShape, date, json, read, sql } from './rows.ts';
 
@@ -43,28 +44,10 @@ export interface TargetSummary {
   facts: RightsFacts;
 }
 
-export interface ResourceDocument {
-  oid: number;
-  origine: string;
-  idOrigine: string;
-  titre: string;
-  resume: string;
-  description: string;
-  commentaires: string;
-  type: string;
-  langue: string;
-  publie: boolean;
-  restriction: number;
-  indexable: boolean;
-  parametres: unknown;
-  enfants: unknown;
-  aliasOf: string | null;
-  cle: string | null;
-  version: number;
-  inc: number;
-  archiveOid: number | null;
-  dateCreation: Date;
-  dateMiseAJour: Date;
+/** A resource's fields, as the catalogue declares them (src/catalogue/resource-fields.ts). */
+type DocumentFields = { [N in ResourceFieldName]: FieldValue<N> };
+
+export interface ResourceDocument extends DocumentFields {
   /** Always loaded: what the rights depend on. */
   facts: RightsFacts;
   /** `links` part. */
@@ -150,33 +133,10 @@ function groups(q: Sql, table: string): string {
 }
 
 /** The columns every document has: a list's summary, and what rights depend on. */
-export const SUMMARY_COLUMNS = [
-  'oid',
-  'titre',
-  'resume',
-  'description',
-  'commentaires',
-  'type',
-  'publie',
-  'restriction',
-  'aliasOf',
-];
+export const SUMMARY_COLUMNS: readonly string[] = fieldsWhere((field) => field.part === 'summary');
 
 /** The other columns, in documents with the `detail` part. */
-const DETAIL_COLUMNS = [
-  'origine',
-  'idOrigine',
-  'langue',
-  'indexable',
-  'parametres',
-  'enfants',
-  'cle',
-  'version',
-  'inc',
-  'archiveOid',
-  'dateCreation',
-  'dateMiseAJour',
-];
+const DETAIL_COLUMNS: readonly string[] = fieldsWhere((field) => field.part === 'detail');
 
 type KeyKind = 'oid' | 'oids' | 'cle' | 'origin';
 

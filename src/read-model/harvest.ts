@@ -10,6 +10,7 @@
  * told of the deletions in it.
  */
 
+import { fieldsWhere } from '../catalogue/resource-fields.ts';
 import { tagOf, valuesOfTags } from './conditions.ts';
 import type { Sql, Statement } from './dialect.ts';
 import { boolean, byShape, count as countOf, date, json, once, read, sql } from './rows.ts';
@@ -86,21 +87,14 @@ const list = (q: Sql, table: string, column: string) =>
   q.dialect.jsonArray(`x."${column}"`, `"${table}" x WHERE x."resourceOid" = r.oid`, 'x.position');
 
 /** The metadata's columns; NULL for an entry without an exposed resource (the LEFT JOIN). */
+/** The columns of an entry (`e`), which a page always reads. */
+const ENTRY_NAMES = ['oid', 'datestamp', 'deleted', 'type', 'levelTags', 'categoryTags'];
+const ENTRY_COLUMNS = ENTRY_NAMES.map((name) => `e."${name}"`).join(', ');
+
 function metadataColumns(q: Sql): string {
   return [
     'r.oid AS "resourceOid"',
-    'r.publie',
-    'r.restriction',
-    'r.indexable',
-    'r."aliasOf"',
-    'r.titre',
-    'r.resume',
-    'r.description',
-    'r.langue',
-    'r.type AS "resourceType"',
-    'r.parametres',
-    'r."dateCreation"',
-    'r."dateMiseAJour"',
+    ...HARVESTED_COLUMNS,
     `${list(q, 'ResourceLevel', 'level')} AS niveaux`,
     `${list(q, 'ResourceCategory', 'categoryId')} AS "categoryIds"`,
     `${list(q, 'ResourcePedagogicType', 'typeId')} AS "typePedagogiques"`,
@@ -109,6 +103,16 @@ function metadataColumns(q: Sql): string {
     `${people(q, 'ResourceContributor')} AS contributors`,
   ].join(', ');
 }
+
+/**
+ * The catalogue's harvested fields of resource alias `r`; one an entry also has (`type`) is named
+ * `resource<Name>` (`resourceType`), so that it does not hide the entry's.
+ */
+const HARVESTED_COLUMNS = fieldsWhere((field) => field.harvest !== undefined).map((name) =>
+  ENTRY_NAMES.includes(name)
+    ? `r."${name}" AS "resource${name[0]!.toUpperCase()}${name.slice(1)}"`
+    : `r."${name}"`,
+);
 
 /** The conditions of `filter` on entry alias `e`, written with their values in `q`'s order. */
 function conditions(q: Sql, shape: FilterShape): string[] {
@@ -149,8 +153,6 @@ function filterArgs(filter: HarvestFilter): Record<string, unknown> {
       set === undefined || !('value' in set) ? undefined : set.kind === 'type' ? set.value : tagOf(set.value),
   };
 }
-
-const ENTRY_COLUMNS = 'e.oid, e.datestamp, e.deleted, e.type, e."levelTags", e."categoryTags"';
 
 function pageStatement(shape: FilterShape, withMetadata: boolean): Statement {
   const q = sql();

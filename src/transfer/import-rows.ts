@@ -4,7 +4,13 @@
  * read back. An import is idempotent because a record whose rows are the same is left alone.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Prisma } from '../db/client.ts';
+import {
+  type FieldValue,
+  type RESOURCE_FIELDS,
+  type ResourceFieldName,
+  type ResourceFieldSpec,
+  resourceFields,
+} from '../catalogue/resource-fields.ts';
 import { isPublicAndPublished } from '../modules/resources/resources.policy.ts';
 import {
   changedLinks,
@@ -12,33 +18,23 @@ import {
   newReadKey,
   type ResourceLinks,
 } from '../modules/resources/resources.repository.ts';
-import { storedColumns } from '../modules/resources/save-plan.ts';
+import { type StoredColumns, storedColumns } from '../modules/resources/save-plan.ts';
 import type { PersonRecord } from './format.ts';
 import type { Candidate, ValidGroup } from './import-records.ts';
 
+/** The catalogue's fields an import writes: all but this repository's own (`local`). */
+type TransferredField = {
+  [N in ResourceFieldName]: (typeof RESOURCE_FIELDS)[N] extends { local: true } ? never : N;
+}[ResourceFieldName];
+
 /** A resource row as `resourceRow` builds it. */
-export interface ResourceRow {
-  oid: number;
-  origine: string;
-  idOrigine: string;
-  titre: string;
-  resume: string;
-  description: string;
-  commentaires: string;
-  type: string;
-  langue: string;
-  publie: boolean;
-  restriction: number;
-  indexable: boolean;
-  parametres: Prisma.InputJsonValue;
-  enfants: unknown[] | null;
-  aliasOf: string | null;
-  cle: string | null;
-  version: number;
-  inc: number;
-  dateCreation: Date;
-  dateMiseAJour: Date;
-}
+export type ResourceRow = Omit<{ [N in TransferredField]: FieldValue<N> }, keyof StoredColumns> &
+  StoredColumns;
+
+/** The fields `sameResource` compares: those of the row but its designation (oid, origin pair). */
+const COMPARED = resourceFields.filter(
+  ([name, field]) => !field.local && field.writer !== 'identity' && name !== 'oid',
+) as [TransferredField, ResourceFieldSpec][];
 
 /** A resource ready to be compared and written: its row and its links as oids here. */
 export interface Prepared {
@@ -131,26 +127,18 @@ export function resourceRow(
   };
 }
 
+/** A stored value as a row holds it: dates by their time, JSON with the catalogue's default for none. */
+function comparable(value: unknown, field: ResourceFieldSpec): unknown {
+  if (field.kind === 'date') return (value as Date).getTime();
+  if (field.kind === 'json') return value ?? field.default ?? null;
+  return value;
+}
+
 /** Whether the database already holds exactly what the record says. */
 export function sameResource(current: FullResource, { row, links }: Prepared): boolean {
   return (
-    current.titre === row.titre &&
-    current.resume === row.resume &&
-    current.description === row.description &&
-    current.commentaires === row.commentaires &&
-    current.type === row.type &&
-    current.langue === row.langue &&
-    current.publie === row.publie &&
-    current.restriction === row.restriction &&
-    current.indexable === row.indexable &&
-    isDeepStrictEqual(current.parametres ?? {}, row.parametres) &&
-    isDeepStrictEqual(current.enfants ?? null, row.enfants) &&
-    current.aliasOf === row.aliasOf &&
-    current.cle === row.cle &&
-    current.version === row.version &&
-    current.inc === row.inc &&
-    current.dateCreation.getTime() === row.dateCreation.getTime() &&
-    current.dateMiseAJour.getTime() === row.dateMiseAJour.getTime() &&
-    Object.keys(changedLinks(current, links)).length === 0
+    COMPARED.every(([name, field]) =>
+      isDeepStrictEqual(comparable(current[name], field), comparable(row[name], field)),
+    ) && Object.keys(changedLinks(current, links)).length === 0
   );
 }

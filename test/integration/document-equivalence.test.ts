@@ -6,6 +6,7 @@
  * one at a time and by pages; and the rights each kind of caller gets from either.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fieldsWhere } from '../../src/catalogue/resource-fields.ts';
 import { db } from '../../src/db/client.ts';
 import { canRead, type RightsSubject, rightsString } from '../../src/modules/resources/resources.policy.ts';
 import type { Permission } from '../../src/permissions.ts';
@@ -38,36 +39,13 @@ const label = (parts: DocumentParts) =>
     .join('+') || 'summary';
 
 const FIELDS_OF_PART: Record<(typeof PART_NAMES)[number], (keyof ResourceDocument)[]> = {
-  detail: [
-    'origine',
-    'idOrigine',
-    'langue',
-    'indexable',
-    'parametres',
-    'enfants',
-    'cle',
-    'version',
-    'inc',
-    'archiveOid',
-    'dateCreation',
-    'dateMiseAJour',
-  ],
+  detail: fieldsWhere((field) => field.part === 'detail'),
   links: ['categories', 'niveaux', 'typePedagogiques', 'typeDocumentaires', 'relations'],
   people: ['authors', 'parentAuthors', 'contributors'],
   groups: ['readerGroups', 'authorGroups'],
   targets: ['targets'],
 };
-const SUMMARY: (keyof ResourceDocument)[] = [
-  'oid',
-  'titre',
-  'resume',
-  'description',
-  'commentaires',
-  'type',
-  'publie',
-  'restriction',
-  'aliasOf',
-];
+const SUMMARY: (keyof ResourceDocument)[] = fieldsWhere((field) => field.part === 'summary');
 const RELATION_FACTS = ['authorOids', 'contributorOids', 'readerGroupOids', 'authorGroupOids'] as const;
 
 /** The oracle's document as the read model gives it with `parts`: the fields of those parts only. */

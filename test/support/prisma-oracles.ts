@@ -3,6 +3,7 @@
  * service's own SQL with (src/read-model/). They read every matching row, so they serve as oracles
  * only.
  */
+import { type ResourceFieldName, resourceFields } from '../../src/catalogue/resource-fields.ts';
 import { db, type Prisma } from '../../src/db/client.ts';
 import { termCondition, termRows } from '../../src/modules/lists/fulltext.ts';
 import { factsOf, fullInclude, localOid } from '../../src/modules/resources/resources.repository.ts';
@@ -86,27 +87,11 @@ export async function prismaDocument(
     nom: link.group.nom,
   });
   return {
-    oid: row.oid,
-    origine: row.origine,
-    idOrigine: row.idOrigine,
-    titre: row.titre,
-    resume: row.resume,
-    description: row.description,
-    commentaires: row.commentaires,
-    type: row.type,
-    langue: row.langue,
-    publie: row.publie,
-    restriction: row.restriction,
-    indexable: row.indexable,
-    parametres: row.parametres,
-    enfants: row.enfants,
-    aliasOf: row.aliasOf,
-    cle: row.cle,
-    version: row.version,
-    inc: row.inc,
-    archiveOid: row.archiveOid,
-    dateCreation: row.dateCreation,
-    dateMiseAJour: row.dateMiseAJour,
+    // Every field of the catalogue, as Prisma reads it: a field the read model forgets is missed.
+    ...(Object.fromEntries(resourceFields.map(([name]) => [name, row[name]])) as Pick<
+      ResourceDocument,
+      ResourceFieldName
+    >),
     facts: factsOf(row),
     categories: row.categories.map((c) => c.categoryId),
     niveaux: row.levels.map((l) => l.level),

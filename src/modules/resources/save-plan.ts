@@ -7,6 +7,13 @@
  * resources.service.ts reads before, and writes a plan in one transaction.
  */
 import { isDeepStrictEqual } from 'node:util';
+import {
+  type FieldValue,
+  fieldsWhere,
+  RESOURCE_FIELDS,
+  type ResourceFieldName,
+  type ResourceFieldSpec,
+} from '../../catalogue/resource-fields.ts';
 import type { Prisma } from '../../db/client.ts';
 import { type DomainError, deniedError, ForbiddenError, InvalidInputError } from '../../errors.ts';
 import { changedFields, type FieldChanges, stateAs } from '../audit/audit.service.ts';
@@ -31,7 +38,6 @@ import {
   type StoredState,
   storedState,
 } from './resources.repository.ts';
-import { DEFAULT_LANGUAGE } from './vocabulary.ts';
 
 /** The state a save writes: scalars plus the multi-valued fields. */
 export type ResourceState = Omit<
@@ -39,22 +45,25 @@ export type ResourceState = Omit<
   'oid' | 'rid' | 'cle' | 'dateCreation' | 'dateMiseAJour' | 'version' | 'inc' | 'archiveOid'
 >;
 
+/** The scalar fields a caller writes (a save's body, an import's record), in the catalogue's order. */
+const CALLER_FIELDS = fieldsWhere((field) => field.writer === 'caller') as CallerField[];
+
+/** The catalogue's default of a field: a copy of an object, so that no write shares it. */
+function defaultOf(name: ResourceFieldName): unknown {
+  const fallback = (RESOURCE_FIELDS[name] as ResourceFieldSpec).default;
+  return typeof fallback === 'object' ? { ...fallback } : fallback;
+}
+
 /** What an overwrite (not a merge) leaves in the fields it was not posted. */
 export const CONTENT_DEFAULTS = {
-  titre: '',
-  resume: '',
-  description: '',
-  commentaires: '',
-  parametres: {},
+  ...(Object.fromEntries(
+    CALLER_FIELDS.flatMap((name) => (defaultOf(name) === undefined ? [] : [[name, defaultOf(name)]])),
+  ) as Pick<ResourceState, Exclude<DefaultedField, 'parametres'>> & { parametres: object }),
   niveaux: [],
   categories: [],
   typePedagogiques: [],
   typeDocumentaires: [],
   relations: [],
-  langue: DEFAULT_LANGUAGE,
-  publie: false,
-  restriction: 0,
-  indexable: true,
 } satisfies Partial<ResourceState>;
 
 /** Changing one of these archives the previous state and bumps the version. */
@@ -262,30 +271,29 @@ export interface UpdatePlan extends PlanCommon {
 
 export type SavePlan = CreationPlan | UpdatePlan;
 
+/** A resource's stored columns that its caller writes (`storedColumns`). */
+export type StoredColumns = {
+  [N in Exclude<CallerField, 'parametres' | 'enfants'>]: FieldValue<N>;
+} & { parametres: Prisma.InputJsonValue; enfants: unknown[] | null };
+
+type CallerField = {
+  [N in ResourceFieldName]: (typeof RESOURCE_FIELDS)[N]['writer'] extends 'caller' ? N : never;
+}[ResourceFieldName];
+
+/** The caller's fields that have a default (`CONTENT_DEFAULTS`). */
+type DefaultedField = {
+  [N in CallerField]: (typeof RESOURCE_FIELDS)[N] extends { default: unknown } ? N : never;
+}[CallerField];
+
 /**
- * A resource's stored columns from its fields, the service's defaults for what they leave out: one
- * rule for every writer (a save here, an import in src/transfer/import-rows.ts).
+ * A resource's stored columns from its fields, the catalogue's defaults for what they leave out (null
+ * where there is none): one rule for every writer (a save here, an import in
+ * src/transfer/import-rows.ts).
  */
-export function storedColumns(
-  fields: Partial<Omit<ResourceState, 'parametres' | 'enfants'>> & {
-    parametres?: unknown;
-    enfants?: unknown;
-  },
-) {
-  return {
-    titre: fields.titre ?? CONTENT_DEFAULTS.titre,
-    resume: fields.resume ?? CONTENT_DEFAULTS.resume,
-    description: fields.description ?? CONTENT_DEFAULTS.description,
-    commentaires: fields.commentaires ?? CONTENT_DEFAULTS.commentaires,
-    type: fields.type!,
-    langue: fields.langue ?? CONTENT_DEFAULTS.langue,
-    publie: fields.publie ?? CONTENT_DEFAULTS.publie,
-    restriction: fields.restriction ?? CONTENT_DEFAULTS.restriction,
-    indexable: fields.indexable ?? CONTENT_DEFAULTS.indexable,
-    parametres: (fields.parametres ?? CONTENT_DEFAULTS.parametres) as Prisma.InputJsonValue,
-    enfants: fields.enfants == null ? null : (fields.enfants as unknown[]),
-    aliasOf: fields.aliasOf ?? null,
-  };
+export function storedColumns(fields: Partial<Record<CallerField, unknown>>): StoredColumns {
+  const columns: Record<string, unknown> = {};
+  for (const name of CALLER_FIELDS) columns[name] = fields[name] ?? defaultOf(name) ?? null;
+  return columns as StoredColumns;
 }
 
 function scalarsOf(after: Partial<ResourceState>, now: Date) {

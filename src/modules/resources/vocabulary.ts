@@ -4,6 +4,8 @@
  * write (the API document lists an unknown relation type as an error); the other lists describe.
  */
 
+import { RESOURCE_FIELDS } from '../../catalogue/resource-fields.ts';
+
 /** A rid, `<baseId>/<id>`: one slash, nothing blank. */
 export const RID_PATTERN = /^[^/\s]+\/[^/\s]+$/;
 
@@ -111,7 +113,8 @@ export const LANGUAGES: Record<string, string> = {
   por: 'portugais',
 };
 
-export const DEFAULT_LANGUAGE = 'fra';
+/** A resource's language when none is given (the catalogue's default). */
+export const DEFAULT_LANGUAGE = RESOURCE_FIELDS.langue.default;
 
 export const RESTRICTIONS: Record<number, string> = {
   0: 'aucune',

@@ -1,0 +1,218 @@
+/**
+ * The scalar fields of a resource, declared once: what each one is, where it goes and who writes
+ * it. The read model's column lists, the conditions lists may use, the importer's row and its
+ * comparison derive from here; test/schema/resource-fields.test.ts checks it against what cannot
+ * derive from it (the Prisma schemas, the GraphQL types and the operations' fragments, the harvest
+ * triggers of both databases, the legacy JSON), so a field added or forgotten anywhere fails a test
+ * instead of compiling.
+ *
+ * The multi-valued fields (authors, groups, categories, levels, relations…) live in join tables,
+ * each with rules of its own; they are not catalogued here.
+ */
+
+/** How a value is stored and compared (src/read-model/dialect.ts binds and decodes by it). */
+export type FieldKind = 'text' | 'int' | 'boolean' | 'date' | 'json';
+
+export interface ResourceFieldSpec {
+  kind: FieldKind;
+  /** Whether the column may hold NULL. */
+  nullable: boolean;
+  /**
+   * Which documents of the read model carry it: every one (a list's summary, and what the rights
+   * depend on), or those with the `detail` part (src/read-model/documents.ts).
+   */
+  part: 'summary' | 'detail';
+  /**
+   * Who writes it: the caller (a save's body, an import's record), or the service (the oid, the
+   * read key, the counters, the dates, the archive). `identity`: the caller names the resource by it
+   * (origin pair), and it never changes once the resource exists, save by a save that moves it.
+   */
+  writer: 'caller' | 'identity' | 'service';
+  /** What a resource holds when its body leaves the field out (caller fields; none: required or null). */
+  default?: string | number | boolean | Record<string, never>;
+  /** A change of it archives the state before and bumps `version`, or bumps the minor `inc`. */
+  bumps?: 'version' | 'inc';
+  /** Lists may filter and order on it (src/read-model/conditions.ts). */
+  filterable?: boolean;
+  /** This repository's own: left out of export files, never taken from an import (an archive's oid). */
+  local?: true;
+  /**
+   * Part of what harvesters receive (src/read-model/harvest.ts): `restamps` when a change of it gives
+   * the record a new datestamp (the harvest triggers of both databases compare it), `carried` when
+   * it is only read (a change alone does not tell harvesters).
+   */
+  harvest?: 'restamps' | 'carried';
+}
+
+export const RESOURCE_FIELDS = {
+  oid: { kind: 'int', nullable: false, part: 'summary', writer: 'service', filterable: true },
+  origine: {
+    kind: 'text',
+    nullable: false,
+    part: 'detail',
+    writer: 'identity',
+    bumps: 'version',
+    filterable: true,
+  },
+  idOrigine: {
+    kind: 'text',
+    nullable: false,
+    part: 'detail',
+    writer: 'identity',
+    bumps: 'version',
+    filterable: true,
+  },
+  titre: {
+    kind: 'text',
+    nullable: false,
+    part: 'summary',
+    writer: 'caller',
+    default: '',
+    bumps: 'inc',
+    filterable: true,
+    harvest: 'restamps',
+  },
+  resume: {
+    kind: 'text',
+    nullable: false,
+    part: 'summary',
+    writer: 'caller',
+    default: '',
+    bumps: 'inc',
+    harvest: 'restamps',
+  },
+  description: {
+    kind: 'text',
+    nullable: false,
+    part: 'summary',
+    writer: 'caller',
+    default: '',
+    bumps: 'inc',
+    harvest: 'restamps',
+  },
+  commentaires: {
+    kind: 'text',
+    nullable: false,
+    part: 'summary',
+    writer: 'caller',
+    default: '',
+    bumps: 'inc',
+  },
+  type: {
+    kind: 'text',
+    nullable: false,
+    part: 'summary',
+    writer: 'caller',
+    filterable: true,
+    harvest: 'restamps',
+  },
+  langue: {
+    kind: 'text',
+    nullable: false,
+    part: 'detail',
+    writer: 'caller',
+    default: 'fra',
+    filterable: true,
+    harvest: 'restamps',
+  },
+  publie: {
+    kind: 'boolean',
+    nullable: false,
+    part: 'summary',
+    writer: 'caller',
+    default: false,
+    filterable: true,
+    harvest: 'carried',
+  },
+  restriction: {
+    kind: 'int',
+    nullable: false,
+    part: 'summary',
+    writer: 'caller',
+    default: 0,
+    filterable: true,
+    harvest: 'carried',
+  },
+  indexable: {
+    kind: 'boolean',
+    nullable: false,
+    part: 'detail',
+    writer: 'caller',
+    default: true,
+    filterable: true,
+    harvest: 'carried',
+  },
+  // Only the address of a `url` resource (its `adresse`) is harvested, and restamps.
+  parametres: {
+    kind: 'json',
+    nullable: true,
+    part: 'detail',
+    writer: 'caller',
+    default: {},
+    bumps: 'version',
+    harvest: 'restamps',
+  },
+  enfants: { kind: 'json', nullable: true, part: 'detail', writer: 'caller', bumps: 'version' },
+  aliasOf: {
+    kind: 'text',
+    nullable: true,
+    part: 'summary',
+    writer: 'caller',
+    filterable: true,
+    harvest: 'carried',
+  },
+  cle: { kind: 'text', nullable: true, part: 'detail', writer: 'service', filterable: true },
+  version: { kind: 'int', nullable: false, part: 'detail', writer: 'service' },
+  inc: { kind: 'int', nullable: false, part: 'detail', writer: 'service' },
+  archiveOid: { kind: 'int', nullable: true, part: 'detail', writer: 'service', local: true },
+  dateCreation: {
+    kind: 'date',
+    nullable: false,
+    part: 'detail',
+    writer: 'service',
+    filterable: true,
+    harvest: 'restamps',
+  },
+  dateMiseAJour: {
+    kind: 'date',
+    nullable: false,
+    part: 'detail',
+    writer: 'service',
+    filterable: true,
+    harvest: 'carried',
+  },
+} as const satisfies Record<string, ResourceFieldSpec>;
+
+export type ResourceFieldName = keyof typeof RESOURCE_FIELDS;
+
+/**
+ * Columns of Resource that are not fields: kept by the database's triggers for the list order index
+ * (the list_tags migration), never written nor read as such by the service.
+ */
+export const DATABASE_KEPT_COLUMNS = ['levelTags', 'categoryTags'] as const;
+
+/** The catalogue as a list of `[name, spec]`, in declaration order (the Prisma model's order). */
+export const resourceFields = Object.entries(RESOURCE_FIELDS) as [ResourceFieldName, ResourceFieldSpec][];
+
+/** Names of the fields whose spec passes `test`, in declaration order. */
+export function fieldsWhere(test: (spec: ResourceFieldSpec) => boolean): ResourceFieldName[] {
+  return resourceFields.filter(([, spec]) => test(spec)).map(([name]) => name);
+}
+
+type ValueOf<K extends FieldKind> = K extends 'text'
+  ? string
+  : K extends 'int'
+    ? number
+    : K extends 'boolean'
+      ? boolean
+      : K extends 'date'
+        ? Date
+        : unknown;
+
+/** A field's value as the database client gives it (Prisma's row). */
+export type FieldValue<N extends ResourceFieldName> = (typeof RESOURCE_FIELDS)[N] extends {
+  kind: infer K extends FieldKind;
+  nullable: infer Nullable;
+}
+  ? ValueOf<K> | (Nullable extends true ? null : never)
+  : never;
