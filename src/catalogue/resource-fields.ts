@@ -14,6 +14,10 @@
 export type FieldKind = 'text' | 'int' | 'boolean' | 'date' | 'json';
 
 export interface ResourceFieldSpec {
+  /** What it is, for the GraphQL schema (and what a caller gives, when `input` says more). */
+  description: string;
+  /** Its description as an input of a write, when it differs (what is required, what is accepted). */
+  input?: string;
   kind: FieldKind;
   /** Whether the column may hold NULL. */
   nullable: boolean;
@@ -45,8 +49,18 @@ export interface ResourceFieldSpec {
 }
 
 export const RESOURCE_FIELDS = {
-  oid: { kind: 'int', nullable: false, part: 'summary', writer: 'service', filterable: true },
+  oid: {
+    description: 'Id of the resource in this repository.',
+    input: 'The resource to update.',
+    kind: 'int',
+    nullable: false,
+    part: 'summary',
+    writer: 'service',
+    filterable: true,
+  },
   origine: {
+    description: 'Where the resource comes from (with `idOrigine`: its id there).',
+    input: 'Origin of the resource (with `idOrigine`: its id there).',
     kind: 'text',
     nullable: false,
     part: 'detail',
@@ -55,6 +69,8 @@ export const RESOURCE_FIELDS = {
     filterable: true,
   },
   idOrigine: {
+    description: 'Id of the resource in its origin.',
+    input: 'Id in the origin. REST also accepts a non-negative integer (sent here as text).',
     kind: 'text',
     nullable: false,
     part: 'detail',
@@ -63,6 +79,8 @@ export const RESOURCE_FIELDS = {
     filterable: true,
   },
   titre: {
+    description: 'Title.',
+    input: 'Title; required to create.',
     kind: 'text',
     nullable: false,
     part: 'summary',
@@ -73,6 +91,7 @@ export const RESOURCE_FIELDS = {
     harvest: 'restamps',
   },
   resume: {
+    description: 'Summary.',
     kind: 'text',
     nullable: false,
     part: 'summary',
@@ -82,6 +101,7 @@ export const RESOURCE_FIELDS = {
     harvest: 'restamps',
   },
   description: {
+    description: 'Description.',
     kind: 'text',
     nullable: false,
     part: 'summary',
@@ -91,6 +111,7 @@ export const RESOURCE_FIELDS = {
     harvest: 'restamps',
   },
   commentaires: {
+    description: 'Comments for editors.',
     kind: 'text',
     nullable: false,
     part: 'summary',
@@ -99,6 +120,8 @@ export const RESOURCE_FIELDS = {
     bumps: 'inc',
   },
   type: {
+    description: 'Resource type (`arbre`, `url`, `em`, …).',
+    input: 'Resource type (`arbre`, `url`, `em`, …); `error` is reserved.',
     kind: 'text',
     nullable: false,
     part: 'summary',
@@ -107,6 +130,7 @@ export const RESOURCE_FIELDS = {
     harvest: 'restamps',
   },
   langue: {
+    description: 'Language code (`fra`, …).',
     kind: 'text',
     nullable: false,
     part: 'detail',
@@ -116,6 +140,8 @@ export const RESOURCE_FIELDS = {
     harvest: 'restamps',
   },
   publie: {
+    description: 'Published: visible beyond its authors (see `restriction`).',
+    input: 'Published.',
     kind: 'boolean',
     nullable: false,
     part: 'summary',
@@ -125,6 +151,9 @@ export const RESOURCE_FIELDS = {
     harvest: 'carried',
   },
   restriction: {
+    description:
+      'Who may read it once published: 0 anyone, 1 correction, 2 members of `readerGroups`, 3 authors only.',
+    input: '0 public, 1 correction, 2 the groups of `readerGroups`, 3 private (authors only).',
     kind: 'int',
     nullable: false,
     part: 'summary',
@@ -134,6 +163,10 @@ export const RESOURCE_FIELDS = {
     harvest: 'carried',
   },
   indexable: {
+    description:
+      'Listed by searches (`searchResources`, `resourceConnection`, `authorsResources`, `searchChanged`; REST `/api/liste`, `/api/liste/auteurs`) and harvested (OAI-PMH). False for a resource replaced by another but still used: searches then list it to its authors only (as `myResources`), and it stays readable by oid, rid, origin or key by whoever may read it.',
+    input:
+      'Listed by searches and harvested (default true); false for a resource replaced by another but still used: searches then list it to its authors only, and it stays readable by id.',
     kind: 'boolean',
     nullable: false,
     part: 'detail',
@@ -144,6 +177,9 @@ export const RESOURCE_FIELDS = {
   },
   // Only the address of a `url` resource (its `adresse`) is harvested, and restamps.
   parametres: {
+    description: 'Type-specific parameters, free-form (each exercise engine or model defines its own).',
+    input:
+      'Free-form: each resource type (exercise engines, models) defines its own parameters, so no schema can describe them here.',
     kind: 'json',
     nullable: true,
     part: 'detail',
@@ -152,8 +188,19 @@ export const RESOURCE_FIELDS = {
     bumps: 'version',
     harvest: 'restamps',
   },
-  enfants: { kind: 'json', nullable: true, part: 'detail', writer: 'caller', bumps: 'version' },
+  enfants: {
+    description: 'Trees only: the children, Ref-like objects nested through their own `enfants`.',
+    input:
+      'Trees only: the children, Ref-like objects nested through their own `enfants`. Kept as JSON because children carry any Ref property and the tree validation reports each bad child by position.',
+    kind: 'json',
+    nullable: true,
+    part: 'detail',
+    writer: 'caller',
+    bumps: 'version',
+  },
   aliasOf: {
+    description: 'For an alias: the rid of the resource it stands for.',
+    input: 'The rid this resource is an alias of; null: none.',
     kind: 'text',
     nullable: true,
     part: 'summary',
@@ -161,11 +208,38 @@ export const RESOURCE_FIELDS = {
     filterable: true,
     harvest: 'carried',
   },
-  cle: { kind: 'text', nullable: true, part: 'detail', writer: 'service', filterable: true },
-  version: { kind: 'int', nullable: false, part: 'detail', writer: 'service' },
-  inc: { kind: 'int', nullable: false, part: 'detail', writer: 'service' },
-  archiveOid: { kind: 'int', nullable: true, part: 'detail', writer: 'service', local: true },
+  cle: {
+    description: 'Read key: anyone holding it may read the resource (`cle/<key>` ids).',
+    kind: 'text',
+    nullable: true,
+    part: 'detail',
+    writer: 'service',
+    filterable: true,
+  },
+  version: {
+    description: 'Incremented by each save that changes the content.',
+    kind: 'int',
+    nullable: false,
+    part: 'detail',
+    writer: 'service',
+  },
+  inc: {
+    description: 'Incremented by each save (concurrency check of legacy clients).',
+    kind: 'int',
+    nullable: false,
+    part: 'detail',
+    writer: 'service',
+  },
+  archiveOid: {
+    description: 'The archived copy of the previous version, if any.',
+    kind: 'int',
+    nullable: true,
+    part: 'detail',
+    writer: 'service',
+    local: true,
+  },
   dateCreation: {
+    description: 'Creation time.',
     kind: 'date',
     nullable: false,
     part: 'detail',
@@ -174,6 +248,7 @@ export const RESOURCE_FIELDS = {
     harvest: 'restamps',
   },
   dateMiseAJour: {
+    description: 'Time of the last change.',
     kind: 'date',
     nullable: false,
     part: 'detail',

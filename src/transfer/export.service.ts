@@ -9,10 +9,14 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
+import { fieldsWhere } from '../catalogue/resource-fields.ts';
 import { db } from '../db/client.ts';
 import { fullInclude, storedState } from '../modules/resources/resources.repository.ts';
 import { legacyResourceJson } from '../rest/shapes/resources.ts';
 import { FORMAT_NAME, FORMAT_VERSION } from './format.ts';
+
+/** Fields that are this repository's own, left out of export files (the catalogue's `local`). */
+const LOCAL_FIELDS = new Set<string>(fieldsWhere((field) => field.local === true));
 
 export interface ExportOptions {
   baseId: string;
@@ -118,9 +122,13 @@ export async function* exportLines(options: ExportOptions): AsyncGenerator<strin
       include: fullInclude,
     });
     for (const resource of resources) {
-      // As the previous service's GET routes returned it (the REST layer's one builder of that JSON).
-      // Archives of earlier versions are not transferred: their oid would name nothing.
-      const { archiveOid: _archive, ...fields } = legacyResourceJson(storedState(resource, options.baseId));
+      // As the previous service's GET routes returned it (the REST layer's one builder of that JSON),
+      // without what is this repository's own (an archive's oid would name nothing elsewhere).
+      const fields = Object.fromEntries(
+        Object.entries(legacyResourceJson(storedState(resource, options.baseId))).filter(
+          ([name]) => !LOCAL_FIELDS.has(name),
+        ),
+      );
       const json = {
         parametres: sortedKeys(fields.parametres),
         ...('enfants' in fields ? { enfants: sortedKeys(fields.enfants) } : {}),

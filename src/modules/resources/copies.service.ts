@@ -6,6 +6,7 @@
  * All go through `saveResource` (forking through `saveOver`, the alias being read already): same
  * validation, warnings and transaction.
  */
+import { fieldsWhere } from '../../catalogue/resource-fields.ts';
 import type { Context } from '../../context.ts';
 import { db } from '../../db/client.ts';
 import { deniedError, ForbiddenError, InvalidInputError } from '../../errors.ts';
@@ -14,6 +15,7 @@ import { ResourceNotFoundError } from './resources.errors.ts';
 import { canCreate } from './resources.policy.ts';
 import { type FullResource, localOid, ridOf, type StoredState, storedState } from './resources.repository.ts';
 import { loadFull, readResource, type SaveResult, saveOver, saveResource } from './resources.service.ts';
+import type { ResourceState } from './save-plan.ts';
 import { EDITABLE_TYPES, RELATION_COPY_OF } from './vocabulary.ts';
 
 function requireCreator(context: Context) {
@@ -32,45 +34,41 @@ async function readableSource(context: Context, oid: number): Promise<FullResour
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /**
+ * The scalar fields a copy takes from its source: every one its caller writes but the alias link (a
+ * copy says itself what it is an alias of, if anything).
+ */
+const COPIED_FIELDS = fieldsWhere((field) => field.writer === 'caller').filter((name) => name !== 'aliasOf');
+
+/** A copy's content: its scalar fields, and the multi-valued fields that are content. */
+type Content = Partial<
+  Omit<ResourceState, 'authors' | 'contributors' | 'readerGroups' | 'authorGroups' | 'aliasOf'>
+>;
+
+/**
  * The content of a source (a local resource's, or a peer's), as fields to save: no identity, no
  * ownership, no sharing. Fields the source lacks are left out.
  */
-function contentOf(source: Partial<StoredState>) {
-  const content = {
-    type: source.type,
-    titre: source.titre,
-    resume: source.resume,
-    description: source.description,
-    commentaires: source.commentaires,
-    parametres: source.parametres,
+function contentOf(source: Partial<StoredState>): Content {
+  const content: Record<string, unknown> = {
+    ...Object.fromEntries(COPIED_FIELDS.map((name) => [name, source[name as keyof StoredState]])),
     // A stored resource without children has none (null); a copy leaves the field out.
     enfants: source.enfants ?? undefined,
     niveaux: source.niveaux,
     categories: source.categories,
     typePedagogiques: source.typePedagogiques,
     typeDocumentaires: source.typeDocumentaires,
-    langue: source.langue,
-    publie: source.publie,
-    restriction: source.restriction,
-    indexable: source.indexable,
     relations: source.relations,
     // Whoever wrote the source stays credited.
     auteursParents: [...new Set([...list(source.authors), ...list(source.auteursParents)])],
   };
-  return Object.fromEntries(
-    Object.entries(content).filter(([, value]) => value !== undefined),
-  ) as typeof content;
+  return Object.fromEntries(Object.entries(content).filter(([, value]) => value !== undefined)) as Content;
 }
 
 /** The rid an alias of `source` points to: the source's own source when it is itself an alias. */
 const targetOf = (source: FullResource, baseId: string) => source.aliasOf ?? ridOf(baseId, source.oid);
 
 /** The caller's alias of the resource `aliasOf` (whose content is `content`), made once and reused. */
-async function aliasFor(
-  context: Context,
-  aliasOf: string,
-  content: ReturnType<typeof contentOf>,
-): Promise<SaveResult> {
+async function aliasFor(context: Context, aliasOf: string, content: Content): Promise<SaveResult> {
   const person = requireCreator(context);
   const { baseId } = context.config;
   const existing = await db.resource.findFirst({

@@ -3,6 +3,7 @@
  * service still checks what a type cannot say (ranges, rid forms, vocabularies) and reports every
  * problem at once.
  */
+import { type FieldKind, resourceFields } from '../../catalogue/resource-fields.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { Relation } from './resource-input.ts';
 
@@ -17,23 +18,46 @@ export const RelationInputType = builder.inputRef<Relation>('RelationInput').imp
   }),
 });
 
+/** The GraphQL type of each kind of catalogued value, as an input. */
+const INPUT_TYPES = {
+  text: 'String',
+  int: 'Int',
+  boolean: 'Boolean',
+  date: 'DateTime',
+  json: 'JSON',
+} as const satisfies Record<FieldKind, string>;
+
+type ResourceInputFieldBuilder = PothosSchemaTypes.InputFieldBuilder<
+  typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never,
+  'InputObject'
+>;
+
+/**
+ * The catalogue's fields a caller writes (src/catalogue/resource-fields.ts), and the oid that
+ * designates the resource, each typed by its kind; a tree's children are a list of JSON objects.
+ */
+function catalogueInputFields(t: ResourceInputFieldBuilder) {
+  return Object.fromEntries(
+    resourceFields
+      .filter(([name, field]) => field.writer !== 'service' || name === 'oid')
+      .map(([name, field]) => [
+        name,
+        t.field({
+          type: name === 'enfants' ? ['JSON'] : INPUT_TYPES[field.kind],
+          description: field.input ?? field.description,
+        }),
+      ]),
+  );
+}
+
 export const ResourceInputType = builder.inputType('ResourceInput', {
   description:
     'A resource to create, overwrite or merge (REST: the body of `POST /api/ressource`). Give `oid`, `rid` or ' +
     '`origine` + `idOrigine` to designate an existing resource; fields left out keep or reset their value ' +
     'depending on `merge`.',
   fields: (t) => ({
-    oid: t.int({ description: 'The resource to update.' }),
+    ...catalogueInputFields(t),
     rid: t.string({ description: 'The resource to update, `<baseId>/<oid>`.' }),
-    origine: t.string({ description: 'Origin of the resource (with `idOrigine`: its id there).' }),
-    idOrigine: t.string({
-      description: 'Id in the origin. REST also accepts a non-negative integer (sent here as text).',
-    }),
-    titre: t.string({ description: 'Title; required to create.' }),
-    resume: t.string({ description: 'Summary.' }),
-    description: t.string({ description: 'Description.' }),
-    commentaires: t.string({ description: 'Comments for editors.' }),
-    type: t.string({ description: 'Resource type (`arbre`, `url`, `em`, …); `error` is reserved.' }),
     categories: t.intList({ description: 'Category keys.' }),
     niveaux: t.stringList({ description: 'School level keys.' }),
     typePedagogiques: t.intList({ description: 'Pedagogical type keys.' }),
@@ -55,28 +79,6 @@ export const ResourceInputType = builder.inputType('ResourceInput', {
     authorGroups: t.stringList({
       description: 'Names of the groups whose members may update it. REST: `groupesAuteurs`.',
     }),
-    langue: t.string({ description: 'Language code (`fra`, …).' }),
-    publie: t.boolean({ description: 'Published.' }),
-    restriction: t.int({
-      description: '0 public, 1 correction, 2 the groups of `readerGroups`, 3 private (authors only).',
-    }),
-    indexable: t.boolean({
-      description:
-        'Listed by searches and harvested (default true); false for a resource replaced by another but still used: searches then list it to its authors only, and it stays readable by id.',
-    }),
-    parametres: t.field({
-      type: 'JSON',
-      description:
-        'Free-form: each resource type (exercise engines, models) defines its own parameters, so no schema ' +
-        'can describe them here.',
-    }),
-    enfants: t.field({
-      type: ['JSON'],
-      description:
-        'Trees only: the children, Ref-like objects nested through their own `enfants`. Kept as JSON ' +
-        'because children carry any Ref property and the tree validation reports each bad child by position.',
-    }),
-    aliasOf: t.string({ description: 'The rid this resource is an alias of; null: none.' }),
     relations: t.field({
       type: [RelationInputType],
       description: 'Relations to other resources. REST: `[predicate, rid]` pairs.',

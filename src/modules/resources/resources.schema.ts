@@ -13,6 +13,7 @@ import {
   Kind,
   type SelectionSetNode,
 } from 'graphql';
+import { type FieldKind, resourceFields } from '../../catalogue/resource-fields.ts';
 import type { Context } from '../../context.ts';
 import {
   AuthenticationRequiredError,
@@ -164,67 +165,49 @@ export function refOf(context: Context, document: ResourceDocument): RefShape {
   };
 }
 
+/** The GraphQL type of each kind of catalogued value. */
+const GRAPHQL_TYPES = {
+  text: 'String',
+  int: 'Int',
+  boolean: 'Boolean',
+  date: 'DateTime',
+  json: 'JSON',
+} as const satisfies Record<FieldKind, string>;
+
+type ResourceFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<
+  typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never,
+  ResourceDocument
+>;
+
+/**
+ * The catalogue's fields (src/catalogue/resource-fields.ts) on the Resource type, each read off the
+ * document and typed by its kind: a field added there is a field here.
+ */
+function catalogueFields(t: ResourceFieldBuilder) {
+  return Object.fromEntries(
+    resourceFields.map(([name, field]) => [
+      name,
+      t.field({
+        type: GRAPHQL_TYPES[field.kind],
+        nullable: field.nullable,
+        description: field.description,
+        // The document holds the field as its kind says (test/schema/resource-fields.test.ts).
+        resolve: (resource) => resource[name] as never,
+      }),
+    ]),
+  );
+}
+
 export const ResourceType = builder.objectRef<ResourceDocument>('Resource').implement({
   description:
     'An educational resource, with the viewer’s rights. Field names are the legacy ones except where a ' +
     'concept has a richer GraphQL form (see README, GraphQL and REST names).',
   fields: (t) => ({
-    oid: t.exposeInt('oid', { description: 'Id of the resource in this repository.' }),
+    ...catalogueFields(t),
     rid: t.string({
       description: 'Id across repositories: `<baseId>/<oid>`.',
       resolve: (resource, _args, context) => ridOf(context.config.baseId, resource.oid),
     }),
-    origine: t.exposeString('origine', {
-      description: 'Where the resource comes from (with `idOrigine`: its id there).',
-    }),
-    idOrigine: t.exposeString('idOrigine', { description: 'Id of the resource in its origin.' }),
-    aliasOf: t.exposeString('aliasOf', {
-      description: 'For an alias: the rid of the resource it stands for.',
-      nullable: true,
-    }),
-    cle: t.exposeString('cle', {
-      description: 'Read key: anyone holding it may read the resource (`cle/<key>` ids).',
-      nullable: true,
-    }),
-    type: t.exposeString('type', { description: 'Resource type (`arbre`, `url`, `em`, …).' }),
-    titre: t.exposeString('titre', { description: 'Title.' }),
-    resume: t.exposeString('resume', { description: 'Summary.' }),
-    description: t.exposeString('description', { description: 'Description.' }),
-    commentaires: t.exposeString('commentaires', { description: 'Comments for editors.' }),
-    parametres: t.field({
-      description: 'Type-specific parameters, free-form (each exercise engine or model defines its own).',
-      type: 'JSON',
-      nullable: true,
-      resolve: (resource) => resource.parametres,
-    }),
-    enfants: t.field({
-      description: 'Trees only: the children, Ref-like objects nested through their own `enfants`.',
-      type: 'JSON',
-      nullable: true,
-      resolve: (resource) => resource.enfants,
-    }),
-    langue: t.exposeString('langue', { description: 'Language code (`fra`, …).' }),
-    publie: t.exposeBoolean('publie', {
-      description: 'Published: visible beyond its authors (see `restriction`).',
-    }),
-    restriction: t.exposeInt('restriction', {
-      description:
-        'Who may read it once published: 0 anyone, 1 correction, 2 members of `readerGroups`, 3 authors only.',
-    }),
-    indexable: t.exposeBoolean('indexable', {
-      description:
-        'Listed by searches (`searchResources`, `resourceConnection`, `authorsResources`, `searchChanged`; REST `/api/liste`, `/api/liste/auteurs`) and harvested (OAI-PMH). False for a resource replaced by another but still used: searches then list it to its authors only (as `myResources`), and it stays readable by oid, rid, origin or key by whoever may read it.',
-    }),
-    version: t.exposeInt('version', { description: 'Incremented by each save that changes the content.' }),
-    inc: t.exposeInt('inc', {
-      description: 'Incremented by each save (concurrency check of legacy clients).',
-    }),
-    archiveOid: t.exposeInt('archiveOid', {
-      description: 'The archived copy of the previous version, if any.',
-      nullable: true,
-    }),
-    dateCreation: t.expose('dateCreation', { description: 'Creation time.', type: 'DateTime' }),
-    dateMiseAJour: t.expose('dateMiseAJour', { description: 'Time of the last change.', type: 'DateTime' }),
     categories: t.intList({
       description: 'Category keys.',
       resolve: (resource) => loaded(resource.categories, 'links'),

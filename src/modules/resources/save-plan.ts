@@ -39,11 +39,19 @@ import {
   storedState,
 } from './resources.repository.ts';
 
-/** The state a save writes: scalars plus the multi-valued fields. */
-export type ResourceState = Omit<
-  StoredState,
-  'oid' | 'rid' | 'cle' | 'dateCreation' | 'dateMiseAJour' | 'version' | 'inc' | 'archiveOid'
->;
+/** The state a save writes: scalars plus the multi-valued fields, without what the service writes. */
+export type ResourceState = Omit<StoredState, 'rid' | ServiceField>;
+
+type ServiceField = {
+  [N in ResourceFieldName]: (typeof RESOURCE_FIELDS)[N]['writer'] extends 'service' ? N : never;
+}[ResourceFieldName];
+
+/** What the service writes in a stored state: its fields, and the rid (its oid's). */
+const SERVICE_WRITTEN = new Set<string>([...fieldsWhere((field) => field.writer === 'service'), 'rid']);
+
+/** A stored state without what the service writes: the state a save starts from. */
+const writtenByCallers = (state: StoredState) =>
+  Object.fromEntries(Object.entries(state).filter(([name]) => !SERVICE_WRITTEN.has(name))) as ResourceState;
 
 /** The scalar fields a caller writes (a save's body, an import's record), in the catalogue's order. */
 const CALLER_FIELDS = fieldsWhere((field) => field.writer === 'caller') as CallerField[];
@@ -66,17 +74,17 @@ export const CONTENT_DEFAULTS = {
   relations: [],
 } satisfies Partial<ResourceState>;
 
-/** Changing one of these archives the previous state and bumps the version. */
+/**
+ * Changing one of these archives the previous state and bumps the version: the catalogue's fields
+ * that say so, and the authors and contributors.
+ */
 const VERSION_TRIGGERS = [
-  'origine',
-  'idOrigine',
-  'parametres',
-  'enfants',
+  ...(fieldsWhere((field) => field.bumps === 'version') as (keyof ResourceState)[]),
   'authors',
   'contributors',
-] as const;
+] satisfies (keyof ResourceState)[];
 /** Changing one of these bumps the minor revision `inc` only (and rewrites the full-text words). */
-const INC_TRIGGERS = ['titre', 'resume', 'description', 'commentaires'] as const;
+const INC_TRIGGERS = fieldsWhere((field) => field.bumps === 'inc') as (keyof ResourceState)[];
 
 /** `undefined`, `null` and `{}` all mean "no parameters" when comparing versions. */
 export function normalised(value: unknown): unknown {
@@ -128,18 +136,7 @@ export function decideSave(request: SaveRequest): SaveDecision | DomainError {
     const facts = factsOf(existing);
     const allowed = request.forkingAlias ? canFork(subject, facts) : canUpdate(subject, facts);
     if (!allowed) return canRead(subject, facts) ? new ForbiddenError() : deniedError(subject.viewer);
-    const {
-      oid: _o,
-      rid: _r,
-      cle: _c,
-      dateCreation: _d,
-      dateMiseAJour: _m,
-      version: _v,
-      inc: _i,
-      archiveOid: _a,
-      ...state
-    } = storedState(existing, baseId);
-    before = state;
+    before = writtenByCallers(storedState(existing, baseId));
   } else if (!canCreate(subject.viewer)) {
     return deniedError(subject.viewer);
   }

@@ -9,6 +9,7 @@
  * service returns as warnings; those the server manages (read back from a GET and posted again)
  * are dropped without one.
  */
+import { fieldsWhere } from '../../catalogue/resource-fields.ts';
 import { InvalidInputError } from '../../errors.ts';
 
 const INT32_MIN = -2_147_483_648;
@@ -105,12 +106,8 @@ const RESOURCE_FIELDS: Record<string, { field?: string; wire: Wire }> = {
 
 /** Managed by the server: a GET's answer posted back keeps them, and they are dropped silently. */
 const SERVER_FIELDS = new Set([
-  'cle',
-  'version',
-  'inc',
-  'dateCreation',
-  'dateMiseAJour',
-  'archiveOid',
+  // The catalogue's fields the service writes, but the oid, which designates the resource.
+  ...fieldsWhere((field) => field.writer === 'service').filter((name) => name !== 'oid'),
   '_droits',
   '$droits',
   '_auteurs',
