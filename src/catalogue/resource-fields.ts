@@ -1,10 +1,10 @@
 /**
  * The scalar fields of a resource, declared once: what each one is, where it goes and who writes
- * it. The read model's column lists, the conditions lists may use, the importer's row and its
- * comparison derive from here; test/schema/resource-fields.test.ts checks it against what cannot
- * derive from it (the Prisma schemas, the GraphQL types and the operations' fragments, the harvest
- * triggers of both databases, the legacy JSON), so a field added or forgotten anywhere fails a test
- * instead of compiling.
+ * it. What lists them derives from here (the read model's columns, the GraphQL Resource and
+ * ResourceInput fields, the stored columns and their defaults, copies, the importer's row and its
+ * comparison…); test/schema/resource-fields.test.ts checks it against what cannot derive from it
+ * (the Prisma schemas, the REST fragment, legacy JSON and OpenAPI schema, the harvest triggers of both
+ * databases), so a field added or forgotten anywhere fails a test instead of compiling.
  *
  * The multi-valued fields (authors, groups, categories, levels, relations…) live in join tables,
  * each with rules of its own; they are not catalogued here.
@@ -28,8 +28,9 @@ export interface ResourceFieldSpec {
   part: 'summary' | 'detail';
   /**
    * Who writes it: the caller (a save's body, an import's record), or the service (the oid, the
-   * read key, the counters, the dates, the archive). `identity`: the caller names the resource by it
-   * (origin pair), and it never changes once the resource exists, save by a save that moves it.
+   * read key, the counters, the dates, the archive). `identity`: the caller too, but it designates
+   * the resource (the origin pair), so it is not content: a copy does not take it, and an import that
+   * found the resource by it does not compare it.
    */
   writer: 'caller' | 'identity' | 'service';
   /** What a resource holds when its body leaves the field out (caller fields; none: required or null). */

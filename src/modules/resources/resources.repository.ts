@@ -5,6 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import {
+  type FieldValue,
+  type RESOURCE_FIELDS,
+  type ResourceFieldName,
+  type ResourceFieldSpec,
+  resourceFields,
+} from '../../catalogue/resource-fields.ts';
 import type { Prisma, Transaction } from '../../db/client.ts';
 import { parseId } from '../../lib/integers.ts';
 import { frenchStem, textWords } from '../../lib/text.ts';
@@ -65,19 +72,10 @@ export function localOid(baseId: string, rid: string): number | undefined {
  */
 export function storedState(row: FullResource, baseId: string) {
   return {
-    oid: row.oid,
+    ...(Object.fromEntries(
+      resourceFields.map(([name, field]) => [name, stateValue(row[name], field)]),
+    ) as StateFields),
     rid: ridOf(baseId, row.oid),
-    origine: row.origine,
-    idOrigine: row.idOrigine,
-    aliasOf: row.aliasOf,
-    cle: row.cle,
-    type: row.type,
-    titre: row.titre,
-    resume: row.resume,
-    description: row.description,
-    commentaires: row.commentaires,
-    parametres: row.parametres ?? {},
-    enfants: row.enfants as unknown,
     niveaux: row.levels.map((l) => l.level),
     categories: row.categories.map((c) => c.categoryId),
     typePedagogiques: row.pedagogicTypes.map((t) => t.typeId),
@@ -88,16 +86,20 @@ export function storedState(row: FullResource, baseId: string) {
     contributors: row.contributors.map((c) => c.person.pid),
     readerGroups: row.readerGroups.map((g) => g.group.nom),
     authorGroups: row.authorGroups.map((g) => g.group.nom),
-    langue: row.langue,
-    publie: row.publie,
-    restriction: row.restriction,
-    indexable: row.indexable,
-    dateCreation: row.dateCreation.toISOString(),
-    dateMiseAJour: row.dateMiseAJour.toISOString(),
-    version: row.version,
-    inc: row.inc,
-    archiveOid: row.archiveOid,
   };
+}
+
+/** The catalogue's fields in a stored state: dates as ISO text (what an archive or an audit keeps). */
+type StateFields = {
+  [N in ResourceFieldName]: (typeof RESOURCE_FIELDS)[N]['kind'] extends 'date' ? string : FieldValue<N>;
+};
+
+/** A field's value in a stored state: dates as ISO text, JSON with the catalogue's default for none. */
+function stateValue(value: unknown, field: ResourceFieldSpec): unknown {
+  if (field.kind === 'date') return (value as Date).toISOString();
+  if (field.kind === 'json' && value == null && typeof field.default === 'object')
+    return { ...field.default };
+  return value;
 }
 
 export type StoredState = ReturnType<typeof storedState>;
