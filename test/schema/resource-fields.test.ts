@@ -23,7 +23,9 @@ import {
   resourceFields,
 } from '../../src/catalogue/resource-fields.ts';
 import { schema } from '../../src/gateway/schema.ts';
+import { parseResourceInput } from '../../src/modules/resources/resource-input.ts';
 import { componentSchemas } from '../../src/rest/api-schemas.ts';
+import { resourceInput } from '../../src/rest/shapes/resource-input.ts';
 import { legacyResourceJson } from '../../src/rest/shapes/resources.ts';
 
 const names = resourceFields.map(([name]) => name);
@@ -118,6 +120,15 @@ describe('the GraphQL schema', () => {
   );
 });
 
+/** The fields a body may give: those a caller writes, and the oid that designates the resource. */
+const writtenFields = resourceFields.filter(([name, field]) => field.writer !== 'service' || name === 'oid');
+
+/** A valid value of a field, by its kind (a rid where the field holds one). */
+function sampleOf(name: string, field: ResourceFieldSpec): unknown {
+  if (name === 'aliasOf') return 'ailleurs/1';
+  return { text: 'texte', int: 1, boolean: true, date: '2026-01-01T00:00:00.000Z', json: null }[field.kind];
+}
+
 describe('the REST layer', () => {
   it('its LegacyResource fragment selects every field', () => {
     const document = parse(readFileSync('src/rest/operations/fragments.graphql', 'utf8'));
@@ -141,6 +152,15 @@ describe('the REST layer', () => {
     };
     const legacy = legacyResourceJson(resource);
     for (const name of names) expect(legacy[name], name).toBe(`value of ${name}`);
+  });
+
+  it.each(writtenFields)('takes %s from a legacy body, and the service validates it', (name, field) => {
+    const body = { [name]: sampleOf(name, field) };
+    const { input, ignoredProperties } = resourceInput(body);
+    expect(ignoredProperties).toEqual([]);
+    const parsed = parseResourceInput(input);
+    expect(parsed.warnings).toEqual([]);
+    expect(parsed.posted.has(name)).toBe(true);
   });
 
   it('its OpenAPI resource schema describes every field, nullable as said', () => {
