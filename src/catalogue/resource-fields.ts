@@ -270,6 +270,11 @@ export const DATABASE_KEPT_COLUMNS = ['levelTags', 'categoryTags'] as const;
 /** The catalogue as a list of `[name, spec]`, in declaration order (the Prisma model's order). */
 export const resourceFields = Object.entries(RESOURCE_FIELDS) as [ResourceFieldName, ResourceFieldSpec][];
 
+/** A field's default, a copy of an object one (so that no write shares it); undefined: none. */
+export function fieldDefault(field: ResourceFieldSpec): unknown {
+  return typeof field.default === 'object' ? { ...field.default } : field.default;
+}
+
 /** Names of the fields whose spec passes `test`, in declaration order. */
 export function fieldsWhere(test: (spec: ResourceFieldSpec) => boolean): ResourceFieldName[] {
   return resourceFields.filter(([, spec]) => test(spec)).map(([name]) => name);
@@ -292,3 +297,8 @@ export type FieldValue<N extends ResourceFieldName> = (typeof RESOURCE_FIELDS)[N
 }
   ? ValueOf<K> | (Nullable extends true ? null : never)
   : never;
+
+/** The fields a write's body may give: those a caller writes, and the oid that designates the resource. */
+export const BODY_FIELDS: readonly ResourceFieldName[] = fieldsWhere(
+  (field) => field.writer !== 'service',
+).concat('oid');

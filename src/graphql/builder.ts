@@ -79,3 +79,7 @@ builder.mutationType({
   description:
     'Changes. A browser session must send them from this site or a configured lab (see README, Security).',
 });
+
+/** The builder's types, for helpers that take a field builder (`t`) of their own. */
+export type BuilderTypes =
+  typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;

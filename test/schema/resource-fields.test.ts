@@ -16,6 +16,7 @@ import {
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import {
+  BODY_FIELDS,
   DATABASE_KEPT_COLUMNS,
   type FieldKind,
   fieldsWhere,
@@ -120,8 +121,7 @@ describe('the GraphQL schema', () => {
   );
 });
 
-/** The fields a body may give: those a caller writes, and the oid that designates the resource. */
-const writtenFields = resourceFields.filter(([name, field]) => field.writer !== 'service' || name === 'oid');
+const writtenFields = resourceFields.filter(([name]) => BODY_FIELDS.includes(name));
 
 /** A valid value of a field, by its kind (a rid where the field holds one). */
 function sampleOf(name: string, field: ResourceFieldSpec): unknown {

@@ -3,8 +3,9 @@
  * service still checks what a type cannot say (ranges, rid forms, vocabularies) and reports every
  * problem at once.
  */
-import { type FieldKind, resourceFields } from '../../catalogue/resource-fields.ts';
-import { builder } from '../../graphql/builder.ts';
+import { BODY_FIELDS, RESOURCE_FIELDS, type ResourceFieldSpec } from '../../catalogue/resource-fields.ts';
+import { type BuilderTypes, builder } from '../../graphql/builder.ts';
+import { SCALAR_OF_KIND } from '../../graphql/scalars.ts';
 import type { Relation } from './resource-input.ts';
 
 export const RelationInputType = builder.inputRef<Relation>('RelationInput').implement({
@@ -18,19 +19,7 @@ export const RelationInputType = builder.inputRef<Relation>('RelationInput').imp
   }),
 });
 
-/** The GraphQL type of each kind of catalogued value, as an input. */
-const INPUT_TYPES = {
-  text: 'String',
-  int: 'Int',
-  boolean: 'Boolean',
-  date: 'DateTime',
-  json: 'JSON',
-} as const satisfies Record<FieldKind, string>;
-
-type ResourceInputFieldBuilder = PothosSchemaTypes.InputFieldBuilder<
-  typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never,
-  'InputObject'
->;
+type ResourceInputFieldBuilder = PothosSchemaTypes.InputFieldBuilder<BuilderTypes, 'InputObject'>;
 
 /**
  * The catalogue's fields a caller writes (src/catalogue/resource-fields.ts), and the oid that
@@ -38,15 +27,16 @@ type ResourceInputFieldBuilder = PothosSchemaTypes.InputFieldBuilder<
  */
 function catalogueInputFields(t: ResourceInputFieldBuilder) {
   return Object.fromEntries(
-    resourceFields
-      .filter(([name, field]) => field.writer !== 'service' || name === 'oid')
-      .map(([name, field]) => [
+    BODY_FIELDS.map((name) => {
+      const field: ResourceFieldSpec = RESOURCE_FIELDS[name];
+      return [
         name,
         t.field({
-          type: name === 'enfants' ? ['JSON'] : INPUT_TYPES[field.kind],
+          type: name === 'enfants' ? ['JSON'] : SCALAR_OF_KIND[field.kind],
           description: field.input ?? field.description,
         }),
-      ]),
+      ];
+    }),
   );
 }
 

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import {
   type FieldValue,
+  fieldDefault,
   type RESOURCE_FIELDS,
   type ResourceFieldName,
   type ResourceFieldSpec,
@@ -97,8 +98,7 @@ type StateFields = {
 /** A field's value in a stored state: dates as ISO text, JSON with the catalogue's default for none. */
 function stateValue(value: unknown, field: ResourceFieldSpec): unknown {
   if (field.kind === 'date') return (value as Date).toISOString();
-  if (field.kind === 'json' && value == null && typeof field.default === 'object')
-    return { ...field.default };
+  if (field.kind === 'json' && value == null) return fieldDefault(field) ?? value;
   return value;
 }
 

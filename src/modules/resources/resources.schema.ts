@@ -13,7 +13,7 @@ import {
   Kind,
   type SelectionSetNode,
 } from 'graphql';
-import { type FieldKind, resourceFields } from '../../catalogue/resource-fields.ts';
+import { resourceFields } from '../../catalogue/resource-fields.ts';
 import type { Context } from '../../context.ts';
 import {
   AuthenticationRequiredError,
@@ -21,8 +21,9 @@ import {
   InvalidInputError,
   UpstreamError,
 } from '../../errors.ts';
-import { builder } from '../../graphql/builder.ts';
+import { type BuilderTypes, builder } from '../../graphql/builder.ts';
 import { errorType } from '../../graphql/errors.ts';
+import { SCALAR_OF_KIND } from '../../graphql/scalars.ts';
 import {
   type DocumentParts,
   type GroupSummary,
@@ -165,19 +166,7 @@ export function refOf(context: Context, document: ResourceDocument): RefShape {
   };
 }
 
-/** The GraphQL type of each kind of catalogued value. */
-const GRAPHQL_TYPES = {
-  text: 'String',
-  int: 'Int',
-  boolean: 'Boolean',
-  date: 'DateTime',
-  json: 'JSON',
-} as const satisfies Record<FieldKind, string>;
-
-type ResourceFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<
-  typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never,
-  ResourceDocument
->;
+type ResourceFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, ResourceDocument>;
 
 /**
  * The catalogue's fields (src/catalogue/resource-fields.ts) on the Resource type, each read off the
@@ -188,7 +177,7 @@ function catalogueFields(t: ResourceFieldBuilder) {
     resourceFields.map(([name, field]) => [
       name,
       t.field({
-        type: GRAPHQL_TYPES[field.kind],
+        type: SCALAR_OF_KIND[field.kind],
         nullable: field.nullable,
         description: field.description,
         // The document holds the field as its kind says (test/schema/resource-fields.test.ts).

@@ -9,10 +9,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
   type FieldValue,
+  fieldDefault,
   fieldsWhere,
   RESOURCE_FIELDS,
   type ResourceFieldName,
-  type ResourceFieldSpec,
 } from '../../catalogue/resource-fields.ts';
 import type { Prisma } from '../../db/client.ts';
 import { type DomainError, deniedError, ForbiddenError, InvalidInputError } from '../../errors.ts';
@@ -56,11 +56,7 @@ const writtenByCallers = (state: StoredState) =>
 /** The scalar fields a caller writes (a save's body, an import's record), in the catalogue's order. */
 const CALLER_FIELDS = fieldsWhere((field) => field.writer === 'caller') as CallerField[];
 
-/** The catalogue's default of a field: a copy of an object, so that no write shares it. */
-function defaultOf(name: ResourceFieldName): unknown {
-  const fallback = (RESOURCE_FIELDS[name] as ResourceFieldSpec).default;
-  return typeof fallback === 'object' ? { ...fallback } : fallback;
-}
+const defaultOf = (name: ResourceFieldName): unknown => fieldDefault(RESOURCE_FIELDS[name]);
 
 /** What an overwrite (not a merge) leaves in the fields it was not posted. */
 export const CONTENT_DEFAULTS = {

@@ -9,7 +9,7 @@
  * service returns as warnings; those the server manages (read back from a GET and posted again)
  * are dropped without one.
  */
-import { fieldsWhere } from '../../catalogue/resource-fields.ts';
+import { BODY_FIELDS, fieldsWhere } from '../../catalogue/resource-fields.ts';
 import { InvalidInputError } from '../../errors.ts';
 
 const INT32_MIN = -2_147_483_648;
@@ -106,8 +106,8 @@ const RESOURCE_FIELDS: Record<string, { field?: string; wire: Wire }> = {
 
 /** Managed by the server: a GET's answer posted back keeps them, and they are dropped silently. */
 const SERVER_FIELDS = new Set([
-  // The catalogue's fields the service writes, but the oid, which designates the resource.
-  ...fieldsWhere((field) => field.writer === 'service').filter((name) => name !== 'oid'),
+  // The catalogue's fields the service writes, but those a body may give (the oid, which designates it).
+  ...fieldsWhere((field) => field.writer === 'service').filter((name) => !BODY_FIELDS.includes(name)),
   '_droits',
   '$droits',
   '_auteurs',
