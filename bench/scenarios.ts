@@ -7,7 +7,7 @@
  */
 import { type DocumentNode, Kind, print, visit } from 'graphql';
 import { schema } from '../src/gateway/schema.ts';
-import { loadOperations } from '../src/rest/operations.ts';
+import { loadRestOperations } from '../src/rest/operations.ts';
 import type { OperationRoute, RequestParts } from '../src/rest/route-table.ts';
 import { legacyRoutes } from '../src/rest/routes/index.ts';
 import { BENCH_TOKEN } from './token.ts';
@@ -78,7 +78,7 @@ function scenario(definition: Definition, oid: number): Scenario {
   const route = legacyRoutes.find((r): r is OperationRoute => r.method === 'get' && r.paths.includes(path))!;
   const concrete = path.replace(/:(\w+)/g, (_match, name: string) => params[name]!);
   const parts: RequestParts = { path: concrete, params, query, body: {}, warnings: [] };
-  const document = loadOperations(schema).get(route.operation)!;
+  const document = loadRestOperations(schema).get(route.operation)!;
   const search = new URLSearchParams(query).toString();
   return {
     name: definition.name,

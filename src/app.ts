@@ -23,6 +23,7 @@ import { coreServices, createContextFactory, type Services } from './context.ts'
 import { db, ping } from './db/client.ts';
 import { isUniqueViolation } from './db/errors.ts';
 import { messages } from './errors.ts';
+import { createOperationRunner, type OperationRunner } from './gateway/operation-runner.ts';
 import { schema } from './gateway/schema.ts';
 import { createGraphQLServer } from './gateway/yoga.ts';
 import { compressAnswers } from './http/compression.ts';
@@ -40,9 +41,8 @@ import { createOaiRouter, OAI_PATH } from './oai/router.ts';
 import { oaiSettings } from './oai/settings.ts';
 import { createMetrics, metricsHandler, observeRequests } from './observability/metrics.ts';
 import { apiDocsRouter } from './rest/api-docs.ts';
-import { createOperationRunner, type OperationRunner } from './rest/execute.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
-import { loadOperations } from './rest/operations.ts';
+import { loadRestOperations } from './rest/operations.ts';
 import { DEFAULT_METHODS } from './rest/route-table.ts';
 import { buildLegacyRouter } from './rest/router.ts';
 import { legacyRoutes, routeDomains } from './rest/routes/index.ts';
@@ -103,7 +103,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   const createContext = createContextFactory(services);
   // The named operations the REST routes run, validated once here; GraphiQL shows them as examples.
-  const operations = loadOperations(schema);
+  const operations = loadRestOperations(schema);
   const harvestOperations = loadHarvestOperations(schema);
   const { yoga, graphiql, plainPost } = createGraphQLServer(services, createContext, {
     exampleOperations: operations,

@@ -1,13 +1,13 @@
 /**
  * The HarvestSource of the service: each method runs one named operation of operations.graphql
- * through the Yoga pipeline, as the REST layer runs its own (src/rest/execute.ts), so the harvest
+ * through the Yoga pipeline, as the REST layer runs its own (src/gateway/operation-runner.ts), so the harvest
  * root fields and their rules decide everything a harvester sees; this file only turns their
  * answers into the contract's types.
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
-import { loadOperations } from '../rest/operations.ts';
+import { loadOperations } from '../gateway/operations.ts';
 import type {
   HarvestPageRequest,
   HarvestPerson,

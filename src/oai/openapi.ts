@@ -6,7 +6,7 @@
  * verbs that take it, and an argument given to another verb is answered with badArgument, like
  * every protocol error with HTTP 200 and an `<error>` element.
  */
-import { ref } from '../rest/api-schemas.ts';
+import { ref } from '../legacy/json-schemas.ts';
 import { VERBS } from './arguments.ts';
 
 /** An outage or a fault met by the source goes to the service's shared handlers, which answer JSON. */

@@ -20,8 +20,8 @@ import {
 } from 'graphql';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { errorTypeCodes } from '../graphql/errors.ts';
-import { componentSchemas, ref } from './api-schemas.ts';
-import type { Configured, JsonSchema, LegacyRoute, OperationRoute, ParameterDoc } from './route-table.ts';
+import { componentSchemas, type JsonSchema, ref } from '../legacy/json-schemas.ts';
+import type { Configured, LegacyRoute, OperationRoute, ParameterDoc } from './route-table.ts';
 
 export interface OpenApiOptions {
   /** Domain name → its rows (one tag per domain). */

@@ -5,6 +5,7 @@
  * its own: permissions and validation live in the GraphQL schema and its services.
  */
 import { NotFoundError } from '../errors.ts';
+import type { JsonSchema } from '../legacy/json-schemas.ts';
 import { parseId } from '../lib/integers.ts';
 
 /** A legacy answer: status, JSON body, headers (src/rest/legacy-response.ts builds them). */
@@ -106,9 +107,6 @@ export interface OperationRoute {
    */
   doc?: RouteDoc;
 }
-
-/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
-export type JsonSchema = Record<string, unknown>;
 
 /** Values read from the configuration at start-up (src/rest/openapi.ts). */
 export type Configured = 'repositories' | 'peers';

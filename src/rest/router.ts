@@ -7,8 +7,8 @@ import { type Request, type Response, Router } from 'express';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import { RETRY_AFTER_SECONDS } from '../db/availability.ts';
 import { DomainError, messages, statusOf } from '../errors.ts';
+import type { OperationRunner } from '../gateway/operation-runner.ts';
 import { addWarning } from '../lib/warning.ts';
-import type { OperationRunner } from './execute.ts';
 import { failure, toLegacyResponse } from './legacy-response.ts';
 import {
   DEFAULT_METHODS,

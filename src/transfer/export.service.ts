@@ -11,8 +11,8 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { fieldsWhere } from '../catalogue/resource-fields.ts';
 import { db } from '../db/client.ts';
+import { legacyResourceJson } from '../legacy/resource-json.ts';
 import { fullInclude, storedState } from '../modules/resources/resources.repository.ts';
-import { legacyResourceJson } from '../rest/shapes/resources.ts';
 import { FORMAT_NAME, FORMAT_VERSION } from './format.ts';
 
 /** Fields that are this repository's own, left out of export files (the catalogue's `local`). */

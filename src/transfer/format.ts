@@ -10,7 +10,7 @@
  * `GET /api/ressource/:oid?format=full`, a group as `GET /api/groupe/:oid?format=full`, a person as
  * its stored document with `roles` and group names). Derived fields (`_auteurs`, `_droits`,
  * `gestionnairesNames`, …) are accepted and ignored. A resource is read as the REST layer reads a
- * posted one (src/rest/shapes/resource-input.ts) and validated by the service's own rules
+ * posted one (src/legacy/resource-input.ts) and validated by the service's own rules
  * (parseResourceInput), so an import accepts exactly what the API accepts.
  */
 import { z } from 'zod';

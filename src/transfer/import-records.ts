@@ -5,12 +5,13 @@
  * resource, as the REST layer reads a posted one and by the rules the resource service saves with
  * (parseResourceInput), so that an import accepts exactly what the API accepts. A record that fails is a problem to report, not an error.
  */
+
+import { resourceInput } from '../legacy/resource-input.ts';
 import { textFlawIn } from '../lib/text.ts';
 import { checkGroupName } from '../modules/groups/groups.service.ts';
 import { type ParsedResourceInput, parseResourceInput } from '../modules/resources/resource-input.ts';
 import { ridOf } from '../modules/resources/resources.repository.ts';
 import { descendants } from '../modules/trees/tree-walk.ts';
-import { resourceInput } from '../rest/shapes/resource-input.ts';
 import {
   describeIssues,
   type GroupRecord,

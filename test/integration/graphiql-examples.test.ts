@@ -11,7 +11,7 @@ import { createCliContext } from '../../src/cli/context.ts';
 import { type ExampleData, exampleTabsSource } from '../../src/gateway/graphiql-examples.ts';
 import { schema } from '../../src/gateway/schema.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { loadOperations } from '../../src/rest/operations.ts';
+import { loadRestOperations } from '../../src/rest/operations.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { type ExampleTab, graphiqlTabs, tabOperation } from '../support/graphiql-tabs.ts';
 import { graphql } from '../support/graphql.ts';
@@ -95,7 +95,7 @@ it('shows on an empty database how to load the demo, and once it is loaded every
 }, 60_000);
 
 it('sends the page with the last data read when the database does not answer', async () => {
-  const operations = loadOperations(schema);
+  const operations = loadRestOperations(schema);
   let read: () => Promise<ExampleData> = async () => ({ resourceOid: 7, treeOid: 8, groupName: 'Les 6e' });
   const tabs = exampleTabsSource(operations, 'http://repo.test/', () => read());
   const variables = async () => (await tabs()).map((tab) => JSON.parse(tab.variables ?? '{}'));

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/gateway/schema.ts';
 import { createGraphQLServer } from '../../src/gateway/yoga.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { loadOperations } from '../../src/rest/operations.ts';
+import { loadRestOperations } from '../../src/rest/operations.ts';
 import { API_TOKEN, startApp, type TestApp } from '../support/app.ts';
 import { createResource } from '../support/resources.ts';
 
@@ -244,7 +244,7 @@ describe('a plugin with HTTP-level hooks turns the path off, and says so', () =>
   it('whatever the HTTP-level hook, also in a plugin another plugin adds; hooks of the operation keep it on', () => {
     const server = (extraPlugins: Plugin[]) =>
       createGraphQLServer(fast.services, () => Promise.reject(new Error('unused')), {
-        exampleOperations: loadOperations(schema),
+        exampleOperations: loadRestOperations(schema),
         extraPlugins,
       });
     const offers = (extraPlugins: Plugin[]) => server(extraPlugins).plainPost.enabled;

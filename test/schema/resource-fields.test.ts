@@ -24,10 +24,10 @@ import {
   resourceFields,
 } from '../../src/catalogue/resource-fields.ts';
 import { schema } from '../../src/gateway/schema.ts';
+import { componentSchemas } from '../../src/legacy/json-schemas.ts';
+import { resourceInput } from '../../src/legacy/resource-input.ts';
+import { legacyResourceJson } from '../../src/legacy/resource-json.ts';
 import { parseResourceInput } from '../../src/modules/resources/resource-input.ts';
-import { componentSchemas } from '../../src/rest/api-schemas.ts';
-import { resourceInput } from '../../src/rest/shapes/resource-input.ts';
-import { legacyResourceJson } from '../../src/rest/shapes/resources.ts';
 
 const names = resourceFields.map(([name]) => name);
 const sorted = (list: Iterable<string>) => [...list].sort();

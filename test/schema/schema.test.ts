@@ -6,8 +6,9 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { rootFieldsWithoutAuthScopes } from '../../src/gateway/auth-audit.ts';
+import { loadOperations, OperationDocumentError } from '../../src/gateway/operations.ts';
 import { schema } from '../../src/gateway/schema.ts';
-import { loadOperations, OperationDocumentError } from '../../src/rest/operations.ts';
+import { loadRestOperations } from '../../src/rest/operations.ts';
 import type { LegacyRoute } from '../../src/rest/route-table.ts';
 import { buildLegacyRouter } from '../../src/rest/router.ts';
 import { legacyRoutes } from '../../src/rest/routes/index.ts';
@@ -44,7 +45,7 @@ describe('auth scopes', () => {
 
 describe('legacy operation documents', () => {
   it('all validate against the schema, and every route names an existing operation', () => {
-    const operations = loadOperations(schema);
+    const operations = loadRestOperations(schema);
     const used = new Set(legacyRoutes.flatMap((route) => ('operation' in route ? [route.operation] : [])));
     for (const name of used) expect(operations.has(name), name).toBe(true);
     expect(() =>
@@ -73,7 +74,7 @@ describe('legacy operation documents', () => {
     expect(() =>
       buildLegacyRouter(
         routes,
-        loadOperations(schema),
+        loadRestOperations(schema),
         async () => ({}),
         () => () => {},
       ),
@@ -81,7 +82,7 @@ describe('legacy operation documents', () => {
   });
 
   it('stop the service when a GET route runs a mutation without saying it changes state', () => {
-    const operations = loadOperations(schema);
+    const operations = loadRestOperations(schema);
     const route = { method: 'get' as const, paths: ['/api/x'], operation: 'JoinGroup' };
     const build = (routes: LegacyRoute[]) => () =>
       buildLegacyRouter(
@@ -95,7 +96,7 @@ describe('legacy operation documents', () => {
   });
 
   it('stop the service when a route path does not start with two fixed segments (requests are dispatched by them)', () => {
-    const operations = loadOperations(schema);
+    const operations = loadRestOperations(schema);
     const build = (path: string) => () =>
       buildLegacyRouter(
         [{ method: 'get', paths: [path], operation: 'ResourceByOid' }],

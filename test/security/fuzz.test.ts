@@ -28,7 +28,7 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/gateway/schema.ts';
-import { loadOperations } from '../../src/rest/operations.ts';
+import { loadRestOperations } from '../../src/rest/operations.ts';
 import type { OperationRoute } from '../../src/rest/route-table.ts';
 import { legacyRoutes } from '../../src/rest/routes/index.ts';
 import { type Browser, logIn, tokenHeaders } from '../support/actors.ts';
@@ -443,7 +443,7 @@ function rootFieldOperations(): GeneratedOperation[] {
 }
 
 function namedOperations(): GeneratedOperation[] {
-  return [...loadOperations(schema)].map(([name, document]) => {
+  return [...loadRestOperations(schema)].map(([name, document]) => {
     const operation = getOperationAST(document, name)!;
     return {
       name,

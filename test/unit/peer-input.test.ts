@@ -1,5 +1,5 @@
 /**
- * The REST layer's wire checks of peer and lab bodies (src/rest/shapes/peer-input.ts): what they
+ * The REST layer's wire checks of peer and lab bodies (src/legacy/peer-input.ts): what they
  * hand to GraphQL, and the enum values they accept, held to the printed schema's.
  */
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import {
   externalUpdateInput,
   listenerInput,
   PEER_LISTENER_ACTIONS,
-} from '../../src/rest/shapes/peer-input.ts';
+} from '../../src/legacy/peer-input.ts';
 
 it('accepts as an action exactly the values of the PeerListenerAction enum', () => {
   const schema = buildSchema(readFileSync(resolve(import.meta.dirname, '../../schema.graphql'), 'utf8'));

@@ -1,8 +1,11 @@
 /**
  * The REST layer maps legacy requests onto GraphQL and nothing else: it imports nothing from
  * src/modules/ (issue 24, "One vocabulary"), so a domain rule cannot be applied to REST clients
- * only. Wire checks of the legacy format are written in src/rest/; domain rules stay in the
- * services, which GraphQL clients reach too. Type-only and dynamic imports count.
+ * only. Wire checks of the legacy format are written in src/legacy/; domain rules stay in the
+ * services, which GraphQL clients reach too. And REST is a surface, not a library: nothing but the
+ * application's assembly (src/app.ts) imports it (issue 33), so the OAI provider, the transfer
+ * files and the peer client share the legacy format (src/legacy/) and the operation runner
+ * (src/gateway/) instead. Type-only and dynamic imports count.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -30,13 +33,13 @@ function files(dir: string): string[] {
   });
 }
 
-/** Each file of src/rest/ (relative to it) with what it imports (files as absolute paths). */
-function importsOfRest(): Map<string, string[]> {
+/** Each file of `dir` (relative to it) with what it imports (files as absolute paths). */
+function importsOf(dir: string): Map<string, string[]> {
   const found = new Map<string, string[]>();
-  for (const file of files(REST)) {
+  for (const file of files(dir)) {
     const specifiers = [...readFileSync(file, 'utf8').matchAll(SPECIFIER)].map((m) => m[1] ?? m[2]!);
     found.set(
-      relative(REST, file),
+      relative(dir, file),
       specifiers.map((specifier) =>
         specifier.startsWith('.') ? resolve(dirname(file), specifier) : specifier,
       ),
@@ -44,6 +47,8 @@ function importsOfRest(): Map<string, string[]> {
   }
   return found;
 }
+
+const importsOfRest = () => importsOf(REST);
 
 const intoModules = (targets: string[]) =>
   targets
@@ -55,7 +60,7 @@ it('reads the imports of src/rest/', () => {
   expect(imports.size).toBeGreaterThan(10);
   // A multi-line import, a type-only one and a package: the reader sees each kind.
   expect(imports.get('router.ts')).toEqual(
-    expect.arrayContaining([join(REST, 'route-table.ts'), join(REST, 'execute.ts'), 'express']),
+    expect.arrayContaining([join(REST, 'route-table.ts'), join(SRC, 'gateway/operation-runner.ts'), 'express']),
   );
 });
 
@@ -70,4 +75,20 @@ it('allows no file that no longer needs it', () => {
   const imports = importsOfRest();
   const stale = [...BEING_REWRITTEN].filter((file) => intoModules(imports.get(file) ?? []).length === 0);
   expect(stale, 'remove these from BEING_REWRITTEN: they import nothing from src/modules/').toEqual([]);
+});
+
+/** The application's assembly: the one file that mounts REST beside the other surfaces. */
+const ASSEMBLY = 'app.ts';
+
+it('nothing but the assembly imports src/rest/', () => {
+  const offending = [...importsOf(SRC)]
+    .filter(([file]) => !file.startsWith(`rest${sep}`) && file !== ASSEMBLY)
+    .flatMap(([file, targets]) =>
+      targets
+        .filter((target) => target.startsWith(REST + sep))
+        .map((target) => `src/${file} imports ${relative(dirname(SRC), target)}`),
+    );
+  expect(offending, `only ${ASSEMBLY} may import src/rest/:\n${offending.join('\n')}`).toEqual([]);
+  // The reader sees the assembly's imports of REST, so the filter above is not vacuous.
+  expect(importsOf(SRC).get(ASSEMBLY)).toEqual(expect.arrayContaining([join(REST, 'router.ts')]));
 });

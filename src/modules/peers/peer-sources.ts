@@ -6,33 +6,12 @@
 import type { Config } from '../../config.ts';
 import type { Context } from '../../context.ts';
 import { UpstreamError } from '../../errors.ts';
+import { withSchemaNames } from '../../legacy/names.ts';
 import { inputProblem } from '../../security/input-limits.ts';
 import { ResourceNotFoundError } from '../resources/resources.errors.ts';
 import type { StoredState } from '../resources/resources.repository.ts';
 
 type Peer = Config['peers'][number];
-
-/**
- * A peer's resource, as its legacy API sends it (`reponseRessource`), in this service's terms:
- * people and groups under their own names, relations as `{predicate, rid}`. A value of the wrong
- * shape is passed on as it is, for the save's validation to report.
- */
-function stateOfPeerResource(json: Record<string, unknown>): Partial<StoredState> {
-  const { auteurs, contributeurs, groupes, groupesAuteurs, relations, ...same } = json;
-  const pairs = Array.isArray(relations)
-    ? relations.map((pair) =>
-        Array.isArray(pair) && pair.length === 2 ? { predicate: pair[0], rid: pair[1] } : pair,
-      )
-    : relations;
-  return {
-    ...same,
-    ...(auteurs === undefined ? {} : { authors: auteurs }),
-    ...(contributeurs === undefined ? {} : { contributors: contributeurs }),
-    ...(groupes === undefined ? {} : { readerGroups: groupes }),
-    ...(groupesAuteurs === undefined ? {} : { authorGroups: groupesAuteurs }),
-    ...(pairs === undefined ? {} : { relations: pairs }),
-  } as Partial<StoredState>;
-}
 
 /** The peer's resource (its public form). */
 export async function fetchPeerResource(
@@ -60,5 +39,6 @@ export async function fetchPeerResource(
     );
   }
   const { success: _success, ...resource } = body;
-  return stateOfPeerResource(resource);
+  // People and groups under their own names, relations as `{predicate, rid}`.
+  return withSchemaNames(resource) as Partial<StoredState>;
 }

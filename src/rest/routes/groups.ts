@@ -1,5 +1,6 @@
 /** Legacy group routes (API document, "Groups"). */
-import { groupNameParam, ref } from '../api-schemas.ts';
+import { ref } from '../../legacy/json-schemas.ts';
+import { groupNameParam } from '../api-schemas.ts';
 import { type LegacyRoute, oneOf, pathId, type RequestParts } from '../route-table.ts';
 
 type LegacyGroup = { __typename?: string; nom: string } & Record<string, unknown>;

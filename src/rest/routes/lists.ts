@@ -4,11 +4,12 @@
  * parameters) and shapes the answers; the rules are in the lists module.
  */
 import { InvalidInputError } from '../../errors.ts';
+import { ref } from '../../legacy/json-schemas.ts';
+import { legacyFields, legacyRef, type Result } from '../../legacy/resource-json.ts';
 import { parseInt32 } from '../../lib/integers.ts';
 import { FORBIDDEN_KEYS } from '../../security/input-limits.ts';
-import { listIgnored, listInvalid, listQuery, ref } from '../api-schemas.ts';
+import { listIgnored, listInvalid, listQuery } from '../api-schemas.ts';
 import { ignore, type LegacyRoute, oneOf, type RequestParts, text } from '../route-table.ts';
-import { legacyFields, legacyRef, type Result } from '../shapes/resources.ts';
 
 /** Arguments that are not plain index filters. */
 const RESERVED = new Set([

@@ -3,10 +3,10 @@
  * checkLab, checkRepo, baseId, deferPost, notifyError; compatibility notes §7).
  */
 
-import { ref } from '../api-schemas.ts';
+import { ref } from '../../legacy/json-schemas.ts';
+import { deferPostInput, externalUpdateInput, listenerInput } from '../../legacy/peer-input.ts';
 import type { LegacyResponse } from '../route-table.ts';
 import { type LegacyRoute, text } from '../route-table.ts';
-import { deferPostInput, externalUpdateInput, listenerInput } from '../shapes/peer-input.ts';
 
 /**
  * A declared list of a configuration check as DeclaredBaseInput entries: an entry that is not an

@@ -1,5 +1,5 @@
 /** Legacy routes of persons and sessions. */
-import { ref } from '../api-schemas.ts';
+import { ref } from '../../legacy/json-schemas.ts';
 import { type LegacyRoute, type RequestParts, text } from '../route-table.ts';
 
 const s = { type: 'string' };

@@ -1,12 +1,9 @@
 /** Legacy resource routes (API document, "Resources"; compatibility notes §3, §4). */
-import {
-  oidParam,
-  originParams,
-  ref,
-  resourceIgnored,
-  resourceOrRef,
-  resourceQuery,
-} from '../api-schemas.ts';
+
+import { ref } from '../../legacy/json-schemas.ts';
+import { relationsInput, resourceInput } from '../../legacy/resource-input.ts';
+import { legacyRef, type Result, legacyResource as shaped } from '../../legacy/resource-json.ts';
+import { oidParam, originParams, resourceIgnored, resourceOrRef, resourceQuery } from '../api-schemas.ts';
 import {
   FLAG_VALUES,
   flag,
@@ -16,8 +13,6 @@ import {
   type RequestParts,
   text,
 } from '../route-table.ts';
-import { relationsInput, resourceInput } from '../shapes/resource-input.ts';
-import { legacyRef, type Result, legacyResource as shaped } from '../shapes/resources.ts';
 
 const legacyResource = (resource: Result, { query }: RequestParts) => shaped(resource, query.format);
 

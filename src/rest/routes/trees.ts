@@ -1,5 +1,5 @@
 /** Legacy tree route (API document, `GET /api/jstree`; compatibility notes §7). */
-import { ref } from '../api-schemas.ts';
+import { ref } from '../../legacy/json-schemas.ts';
 import { FLAG_VALUES, type LegacyRoute, oneOf, text } from '../route-table.ts';
 
 export const treeRoutes: LegacyRoute[] = [

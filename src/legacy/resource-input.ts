@@ -9,8 +9,9 @@
  * service returns as warnings; those the server manages (read back from a GET and posted again)
  * are dropped without one.
  */
-import { BODY_FIELDS, fieldsWhere } from '../../catalogue/resource-fields.ts';
-import { InvalidInputError } from '../../errors.ts';
+import { BODY_FIELDS, fieldsWhere } from '../catalogue/resource-fields.ts';
+import { InvalidInputError } from '../errors.ts';
+import { FIELD_OF_LEGACY } from './names.ts';
 
 const INT32_MIN = -2_147_483_648;
 const INT32_MAX = 2_147_483_647;
@@ -64,8 +65,8 @@ const pair: Wire = (value) =>
     ? ok({ predicate: value[0], rid: value[1] })
     : problem('doit être une paire [type de relation, rid]');
 
-/** Legacy property → the input field it fills (its own name unless said) and its wire type. */
-const RESOURCE_FIELDS: Record<string, { field?: string; wire: Wire }> = {
+/** Legacy property → its wire type; it fills the input field of its name (names.ts renames the few that differ). */
+const RESOURCE_FIELDS: Record<string, { wire: Wire }> = {
   oid: { wire: integer('doit être un entier positif') },
   rid: { wire: text() },
   origine: { wire: text() },
@@ -86,11 +87,11 @@ const RESOURCE_FIELDS: Record<string, { field?: string; wire: Wire }> = {
   niveaux: { wire: strings },
   typePedagogiques: { wire: integers },
   typeDocumentaires: { wire: integers },
-  auteurs: { field: 'authors', wire: strings },
+  auteurs: { wire: strings },
   auteursParents: { wire: strings },
-  contributeurs: { field: 'contributors', wire: strings },
-  groupes: { field: 'readerGroups', wire: strings },
-  groupesAuteurs: { field: 'authorGroups', wire: strings },
+  contributeurs: { wire: strings },
+  groupes: { wire: strings },
+  groupesAuteurs: { wire: strings },
   langue: { wire: text() },
   publie: { wire: boolean },
   restriction: { wire: integer('doit valoir 0, 1, 2 ou 3') },
@@ -135,7 +136,7 @@ function typedInput(body: Record<string, unknown>, fields: typeof RESOURCE_FIELD
       problems.push(
         ...checked.problems.map((line) => (line.startsWith('[') ? name + line : `${name} : ${line}`)),
       );
-    else input[known.field ?? name] = checked.value;
+    else input[FIELD_OF_LEGACY[name] ?? name] = checked.value;
   }
   if (problems.length > 0) throw new InvalidInputError(problems);
   return { input, ignoredProperties };

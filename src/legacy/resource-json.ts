@@ -1,7 +1,10 @@
 /**
  * Legacy JSON shapes of resources. A single resource carries its rights in `_droits`; list items
  * (nested) in `$droits`: the legacy transport never emitted a top-level key starting with `$`.
+ * Used by every writer of the legacy format: the REST routes, transfer files.
  */
+import { resourceFields } from '../catalogue/resource-fields.ts';
+import { LEGACY_NAMES } from './names.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: results are shaped by documents validated at start-up.
 export type Result = Record<string, any>;
@@ -23,41 +26,53 @@ export const REF_FIELDS = [
   'public',
 ];
 /**
- * The stored fields in the legacy order, under their GraphQL names (the legacy name where it
- * differs): `enfants` and `relations` come last, as the legacy service sent them.
+ * The fields the legacy service sent, in its order, under their GraphQL names. A historical fact:
+ * existing clients see this order, so it never changes.
  */
-const STORED_FIELDS: ReadonlyArray<readonly [field: string, legacyName?: string]> = [
-  ['oid'],
-  ['rid'],
-  ['origine'],
-  ['idOrigine'],
-  ['aliasOf'],
-  ['cle'],
-  ['type'],
-  ['titre'],
-  ['resume'],
-  ['description'],
-  ['commentaires'],
-  ['parametres'],
-  ['niveaux'],
-  ['categories'],
-  ['typePedagogiques'],
-  ['typeDocumentaires'],
-  ['authors', 'auteurs'],
-  ['auteursParents'],
-  ['contributors', 'contributeurs'],
-  ['readerGroups', 'groupes'],
-  ['authorGroups', 'groupesAuteurs'],
-  ['langue'],
-  ['publie'],
-  ['restriction'],
-  ['indexable'],
-  ['dateCreation'],
-  ['dateMiseAJour'],
-  ['version'],
-  ['inc'],
-  ['archiveOid'],
+const LEGACY_ORDER = [
+  'oid',
+  'rid',
+  'origine',
+  'idOrigine',
+  'aliasOf',
+  'cle',
+  'type',
+  'titre',
+  'resume',
+  'description',
+  'commentaires',
+  'parametres',
+  'niveaux',
+  'categories',
+  'typePedagogiques',
+  'typeDocumentaires',
+  'authors',
+  'auteursParents',
+  'contributors',
+  'readerGroups',
+  'authorGroups',
+  'langue',
+  'publie',
+  'restriction',
+  'indexable',
+  'dateCreation',
+  'dateMiseAJour',
+  'version',
+  'inc',
+  'archiveOid',
 ];
+
+/**
+ * The stored fields as the legacy JSON sends them (GraphQL name, legacy name): the legacy order,
+ * then the catalogue's fields added since, in the catalogue's order, so that a new field needs no
+ * line here. `enfants` and `relations` come last, as the legacy service sent them.
+ */
+const STORED_FIELDS: ReadonlyArray<readonly [field: string, legacyName: string]> = [
+  ...LEGACY_ORDER,
+  ...resourceFields
+    .map(([name]) => name)
+    .filter((name) => !LEGACY_ORDER.includes(name) && name !== 'enfants'),
+].map((field) => [field, LEGACY_NAMES[field] ?? field]);
 
 /** An operation's links (`{position, person {pid}}`, `{position, group {nom}}`) as the legacy JSON names them. */
 const LINK_NAMES: Readonly<Record<string, (link: Result) => unknown>> = {
@@ -78,7 +93,7 @@ function storedJson(resource: Result, links: boolean): Result {
   const legacy: Result = {};
   for (const [field, legacyName] of STORED_FIELDS) {
     const name = links ? LINK_NAMES[field] : undefined;
-    legacy[legacyName ?? field] = name ? resource[field].map(name) : resource[field];
+    legacy[legacyName] = name ? resource[field].map(name) : resource[field];
   }
   if (resource.enfants != null) legacy.enfants = resource.enfants;
   legacy.relations = resource.relations.map((r: Result) => [r.predicate, r.rid]);

@@ -7,7 +7,7 @@
  * baseId, a rid's form, a Ref's fields, an event id's length, where a post may go) is for the
  * services to check: GraphQL clients reach them too.
  */
-import { InvalidInputError, messages } from '../../errors.ts';
+import { InvalidInputError, messages } from '../errors.ts';
 
 type Body = Record<string, unknown>;
 

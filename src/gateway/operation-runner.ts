@@ -1,10 +1,11 @@
 /**
- * Runs a named operation through Yoga's enveloped pipeline, as the SOFA plugin does: the same
- * context factory (so the same caller resolution), plugins and error masking as `/graphql`. The
- * raw schema and the services are never called from a REST handler.
+ * Runs a named operation (operations.ts) in process through Yoga's enveloped pipeline, as the SOFA
+ * plugin does: the same context factory (so the same caller resolution), plugins and error masking
+ * as `/graphql`. The REST routes and the OAI provider reach the schema this way only: the raw
+ * schema and the services are never called from their handlers.
  */
 import { type DocumentNode, type ExecutionResult, GraphQLError } from 'graphql';
-import type { ServerContext, Yoga } from '../gateway/yoga.ts';
+import type { ServerContext, Yoga } from './yoga.ts';
 
 export function createOperationRunner(yoga: Yoga, operations: ReadonlyMap<string, DocumentNode>) {
   return async function runOperation(
