@@ -4,7 +4,8 @@
  * Objects stay open (`additionalProperties` is not restricted): legacy clients ignore what they do
  * not know, and the test against real answers checks every property named here.
  */
-import { REF_FIELDS } from './resource-json.ts';
+import { type FieldKind, RESOURCE_FIELDS } from '../catalogue/resource-fields.ts';
+import { FIELDS_SINCE_LEGACY, REF_FIELDS } from './resource-json.ts';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
@@ -55,6 +56,28 @@ const refFields = {
   enfants: { description: 'trees only' },
   parametres: { description: '`sequenceModele` only' },
 };
+/** A scalar field's schema by its catalogue kind. */
+const SCHEMA_OF_KIND: Record<FieldKind, JsonSchema> = {
+  text: string,
+  int: integer,
+  boolean,
+  date: dateTime,
+  json: {},
+};
+
+/**
+ * The catalogue's fields added since the legacy service, described from the catalogue (a new field
+ * needs no line here); required unless the column may be null.
+ */
+const fieldsSince = FIELDS_SINCE_LEGACY.map((name) => {
+  const { kind, nullable, description } = RESOURCE_FIELDS[name];
+  const schema = SCHEMA_OF_KIND[kind];
+  return [
+    name,
+    { ...schema, ...(nullable && schema.type ? { type: [schema.type, 'null'] } : {}), description },
+  ] as const;
+});
+
 const rights = { type: 'string', pattern: '^R?W?D?$', description: 'R, W, D: read, update, delete' };
 
 const resource = object(
@@ -95,6 +118,7 @@ const resource = object(
     version: integer,
     inc: integer,
     archiveOid: nullable('integer'),
+    ...Object.fromEntries(fieldsSince),
     _droits: { ...rights, description: 'with droits=1' },
     _auteurs: { ...strings, description: 'format=full: "Prénom Nom" of each author' },
     _contributeurs: { ...strings, description: 'format=full' },
@@ -119,6 +143,7 @@ const resource = object(
     'restriction',
     'dateCreation',
     'dateMiseAJour',
+    ...fieldsSince.filter(([name]) => !RESOURCE_FIELDS[name].nullable).map(([name]) => name),
   ],
 );
 

@@ -9,7 +9,13 @@
  * service returns as warnings; those the server manages (read back from a GET and posted again)
  * are dropped without one.
  */
-import { BODY_FIELDS, fieldsWhere } from '../catalogue/resource-fields.ts';
+import {
+  BODY_FIELDS,
+  RESOURCE_FIELDS as CATALOGUE,
+  type FieldKind,
+  fieldsWhere,
+  type ResourceFieldName,
+} from '../catalogue/resource-fields.ts';
 import { InvalidInputError } from '../errors.ts';
 import { FIELD_OF_LEGACY } from './names.ts';
 
@@ -65,24 +71,46 @@ const pair: Wire = (value) =>
     ? ok({ predicate: value[0], rid: value[1] })
     : problem('doit être une paire [type de relation, rid]');
 
-/** Legacy property → its wire type; it fills the input field of its name (names.ts renames the few that differ). */
+/** A scalar field's wire type by its catalogue kind (a date is not in bodies: the server writes them). */
+const wireOfKind = (kind: FieldKind, nullable: boolean): Wire =>
+  kind === 'int'
+    ? integer('doit être un entier')
+    : kind === 'boolean'
+      ? boolean
+      : kind === 'json'
+        ? ok
+        : text('doit être une chaîne de caractères', nullable);
+
+/**
+ * The wire types the legacy service gave some scalar fields, where they differ from their kind's:
+ * their messages, an integer `idOrigine` sent as text, `enfants` as a list or null.
+ */
+const SCALAR_WIRES: Partial<Record<ResourceFieldName, Wire>> = {
+  oid: integer('doit être un entier positif'),
+  idOrigine: (value) =>
+    typeof value === 'string'
+      ? ok(value)
+      : Number.isSafeInteger(value) && (value as number) >= 0
+        ? ok(String(value))
+        : problem('doit être une chaîne ou un entier'),
+  restriction: integer('doit valoir 0, 1, 2 ou 3'),
+  enfants: (value) =>
+    value === null || Array.isArray(value) ? ok(value) : problem('doit être une liste d’objets'),
+};
+
+/**
+ * Legacy property → its wire type; it fills the input field of its name (names.ts renames the few
+ * that differ). The catalogue's fields a body may give, by kind, so that a new field needs no line
+ * here; then the lists, which the catalogue does not hold.
+ */
 const RESOURCE_FIELDS: Record<string, { wire: Wire }> = {
-  oid: { wire: integer('doit être un entier positif') },
+  ...Object.fromEntries(
+    BODY_FIELDS.map((name) => {
+      const { kind, nullable } = CATALOGUE[name];
+      return [name, { wire: SCALAR_WIRES[name] ?? wireOfKind(kind, nullable) }];
+    }),
+  ),
   rid: { wire: text() },
-  origine: { wire: text() },
-  idOrigine: {
-    wire: (value) =>
-      typeof value === 'string'
-        ? ok(value)
-        : Number.isSafeInteger(value) && (value as number) >= 0
-          ? ok(String(value))
-          : problem('doit être une chaîne ou un entier'),
-  },
-  titre: { wire: text() },
-  resume: { wire: text() },
-  description: { wire: text() },
-  commentaires: { wire: text() },
-  type: { wire: text() },
   categories: { wire: integers },
   niveaux: { wire: strings },
   typePedagogiques: { wire: integers },
@@ -92,16 +120,6 @@ const RESOURCE_FIELDS: Record<string, { wire: Wire }> = {
   contributeurs: { wire: strings },
   groupes: { wire: strings },
   groupesAuteurs: { wire: strings },
-  langue: { wire: text() },
-  publie: { wire: boolean },
-  restriction: { wire: integer('doit valoir 0, 1, 2 ou 3') },
-  indexable: { wire: boolean },
-  parametres: { wire: ok },
-  enfants: {
-    wire: (value) =>
-      value === null || Array.isArray(value) ? ok(value) : problem('doit être une liste d’objets'),
-  },
-  aliasOf: { wire: text('doit être une chaîne de caractères', true) },
   relations: { wire: list('doit être une liste de paires [type de relation, rid]', pair) },
 };
 

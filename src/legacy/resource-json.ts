@@ -3,7 +3,7 @@
  * (nested) in `$droits`: the legacy transport never emitted a top-level key starting with `$`.
  * Used by every writer of the legacy format: the REST routes, transfer files.
  */
-import { resourceFields } from '../catalogue/resource-fields.ts';
+import { type ResourceFieldName, resourceFields } from '../catalogue/resource-fields.ts';
 import { LEGACY_NAMES } from './names.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: results are shaped by documents validated at start-up.
@@ -62,6 +62,11 @@ const LEGACY_ORDER = [
   'archiveOid',
 ];
 
+/** The catalogue's fields the legacy service did not send: they follow its fields, in this order. */
+export const FIELDS_SINCE_LEGACY: readonly ResourceFieldName[] = resourceFields
+  .map(([name]) => name)
+  .filter((name) => !LEGACY_ORDER.includes(name) && name !== 'enfants');
+
 /**
  * The stored fields as the legacy JSON sends them (GraphQL name, legacy name): the legacy order,
  * then the catalogue's fields added since, in the catalogue's order, so that a new field needs no
@@ -69,9 +74,7 @@ const LEGACY_ORDER = [
  */
 const STORED_FIELDS: ReadonlyArray<readonly [field: string, legacyName: string]> = [
   ...LEGACY_ORDER,
-  ...resourceFields
-    .map(([name]) => name)
-    .filter((name) => !LEGACY_ORDER.includes(name) && name !== 'enfants'),
+  ...FIELDS_SINCE_LEGACY,
 ].map((field) => [field, LEGACY_NAMES[field] ?? field]);
 
 /** An operation's links (`{position, person {pid}}`, `{position, group {nom}}`) as the legacy JSON names them. */

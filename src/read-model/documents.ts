@@ -8,7 +8,13 @@
  * What a page needs depends on the fields asked for (`DocumentParts`): a light list needs the
  * rights facts only, a Ref its categories, `format=full` everything.
  */
-import { type FieldValue, fieldsWhere, type ResourceFieldName } from '../catalogue/resource-fields.ts';
+import {
+  type FieldKind,
+  type FieldValue,
+  fieldsWhere,
+  RESOURCE_FIELDS,
+  type ResourceFieldName,
+} from '../catalogue/resource-fields.ts';
 import type { Sql, Statement } from './dialect.ts';
 import { boolean, byShape, date, json, read, sql } from './rows.ts';
 
@@ -137,6 +143,23 @@ export const SUMMARY_COLUMNS: readonly string[] = fieldsWhere((field) => field.p
 
 /** The other columns, in documents with the `detail` part. */
 const DETAIL_COLUMNS: readonly string[] = fieldsWhere((field) => field.part === 'detail');
+
+/** A column's value as the drivers give it (SQLite: booleans as 0/1, JSON and dates as text) → the document's. */
+const DECODE: Record<FieldKind, (value: unknown) => unknown> = {
+  text: (value) => value,
+  int: (value) => value,
+  boolean,
+  date,
+  json: (value) => json(value ?? null),
+};
+
+/**
+ * The detail columns with their decoders, from the catalogue: a field added there is read with no
+ * line here. Always stored in the same order, so documents share one shape (V8 keeps them fast).
+ */
+const DETAIL_DECODERS = DETAIL_COLUMNS.map(
+  (column) => [column, DECODE[RESOURCE_FIELDS[column as ResourceFieldName].kind]] as const,
+);
 
 type KeyKind = 'oid' | 'oids' | 'cle' | 'origin';
 
@@ -326,20 +349,8 @@ function toDocument(row: Row): ResourceDocument {
       : (new FactsWithoutRelations(row) as RightsFacts),
   } as ResourceDocument;
   if (row.origine !== undefined) {
-    Object.assign(document, {
-      origine: row.origine,
-      idOrigine: row.idOrigine,
-      langue: row.langue,
-      indexable: boolean(row.indexable),
-      parametres: json(row.parametres ?? null),
-      enfants: json(row.enfants ?? null),
-      cle: row.cle,
-      version: row.version,
-      inc: row.inc,
-      archiveOid: row.archiveOid,
-      dateCreation: date(row.dateCreation),
-      dateMiseAJour: date(row.dateMiseAJour),
-    });
+    const detail = document as unknown as Record<string, unknown>;
+    for (const [column, decode] of DETAIL_DECODERS) detail[column] = decode(row[column]);
   }
   if (row.categories !== undefined) {
     document.categories = json(row.categories);

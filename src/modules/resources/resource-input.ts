@@ -5,6 +5,13 @@
  * Types are checked too: GraphQL has checked them already, other callers have not.
  */
 import { z } from 'zod';
+import {
+  BODY_FIELDS,
+  type FieldKind,
+  type FieldValue,
+  RESOURCE_FIELDS,
+  type ResourceFieldName,
+} from '../../catalogue/resource-fields.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { INT32_MAX, INT32_MIN } from '../../lib/integers.ts';
 import { checkTreeChildren } from '../trees/tree-input.ts';
@@ -60,8 +67,29 @@ const relation = z
       ctx.addIssue({ code: 'custom', message: `rid cible invalide (${target})` });
   });
 
-/** The writable properties and their schemas. */
+/** A scalar field's rule by its catalogue kind, for a field without a rule of its own below. */
+const SCHEMA_OF_KIND = {
+  text,
+  int: int32,
+  boolean: z.boolean({ error: 'doit être un booléen' }),
+  json: z.unknown(),
+  date: z.iso.datetime({ error: 'doit être une date ISO 8601' }).transform((value) => new Date(value)),
+} satisfies Record<FieldKind, z.ZodType>;
+
+/** The catalogue's fields a body may give, each checked by its kind (nullable where the column is). */
+const kindSchemas = Object.fromEntries(
+  BODY_FIELDS.map((name) => {
+    const { kind, nullable } = RESOURCE_FIELDS[name];
+    return [name, nullable ? SCHEMA_OF_KIND[kind].nullable() : SCHEMA_OF_KIND[kind]];
+  }),
+) as unknown as { [N in ResourceFieldName]?: z.ZodType<FieldValue<N>, unknown> };
+
+/**
+ * The writable properties and their schemas: the catalogue's by kind (a new field needs no line
+ * here unless it has a rule of its own), then the rules of the fields that have one, and the lists.
+ */
 const fieldSchemas = {
+  ...kindSchemas,
   oid: z
     .number({ error: 'doit être un entier positif' })
     .int('doit être un entier positif')
