@@ -37,8 +37,12 @@ export interface ResourceFieldSpec {
   default?: string | number | boolean | Record<string, never>;
   /** A change of it archives the state before and bumps `version`, or bumps the minor `inc`. */
   bumps?: 'version' | 'inc';
-  /** Lists may filter and order on it (src/read-model/conditions.ts). */
-  filterable?: boolean;
+  /**
+   * Conditions may use it (src/read-model/conditions.ts): `list` when it is also an index of the
+   * lists' API, which callers filter and order on under its name (src/modules/lists/filters.ts);
+   * `service` when only the service's own conditions use it (the read key, indexable).
+   */
+  filterable?: 'list' | 'service';
   /** This repository's own: left out of export files, never taken from an import (an archive's oid). */
   local?: true;
   /**
@@ -57,7 +61,7 @@ export const RESOURCE_FIELDS = {
     nullable: false,
     part: 'summary',
     writer: 'service',
-    filterable: true,
+    filterable: 'list',
   },
   origine: {
     description: 'Where the resource comes from (with `idOrigine`: its id there).',
@@ -67,7 +71,7 @@ export const RESOURCE_FIELDS = {
     part: 'detail',
     writer: 'identity',
     bumps: 'version',
-    filterable: true,
+    filterable: 'list',
   },
   idOrigine: {
     description: 'Id of the resource in its origin.',
@@ -77,7 +81,7 @@ export const RESOURCE_FIELDS = {
     part: 'detail',
     writer: 'identity',
     bumps: 'version',
-    filterable: true,
+    filterable: 'list',
   },
   titre: {
     description: 'Title.',
@@ -88,7 +92,7 @@ export const RESOURCE_FIELDS = {
     writer: 'caller',
     default: '',
     bumps: 'inc',
-    filterable: true,
+    filterable: 'list',
     harvest: 'restamps',
   },
   resume: {
@@ -127,7 +131,7 @@ export const RESOURCE_FIELDS = {
     nullable: false,
     part: 'summary',
     writer: 'caller',
-    filterable: true,
+    filterable: 'list',
     harvest: 'restamps',
   },
   langue: {
@@ -137,7 +141,7 @@ export const RESOURCE_FIELDS = {
     part: 'detail',
     writer: 'caller',
     default: 'fra',
-    filterable: true,
+    filterable: 'list',
     harvest: 'restamps',
   },
   publie: {
@@ -148,7 +152,7 @@ export const RESOURCE_FIELDS = {
     part: 'summary',
     writer: 'caller',
     default: false,
-    filterable: true,
+    filterable: 'list',
     harvest: 'carried',
   },
   restriction: {
@@ -160,7 +164,7 @@ export const RESOURCE_FIELDS = {
     part: 'summary',
     writer: 'caller',
     default: 0,
-    filterable: true,
+    filterable: 'list',
     harvest: 'carried',
   },
   indexable: {
@@ -173,7 +177,7 @@ export const RESOURCE_FIELDS = {
     part: 'detail',
     writer: 'caller',
     default: true,
-    filterable: true,
+    filterable: 'service',
     harvest: 'carried',
   },
   // Only the address of a `url` resource (its `adresse`) is harvested, and restamps.
@@ -206,7 +210,7 @@ export const RESOURCE_FIELDS = {
     nullable: true,
     part: 'summary',
     writer: 'caller',
-    filterable: true,
+    filterable: 'list',
     harvest: 'carried',
   },
   cle: {
@@ -215,7 +219,7 @@ export const RESOURCE_FIELDS = {
     nullable: true,
     part: 'detail',
     writer: 'service',
-    filterable: true,
+    filterable: 'service',
   },
   version: {
     description: 'Incremented by each save that changes the content.',
@@ -245,7 +249,7 @@ export const RESOURCE_FIELDS = {
     nullable: false,
     part: 'detail',
     writer: 'service',
-    filterable: true,
+    filterable: 'list',
     harvest: 'restamps',
   },
   dateMiseAJour: {
@@ -254,7 +258,7 @@ export const RESOURCE_FIELDS = {
     nullable: false,
     part: 'detail',
     writer: 'service',
-    filterable: true,
+    filterable: 'list',
     harvest: 'carried',
   },
 } as const satisfies Record<string, ResourceFieldSpec>;

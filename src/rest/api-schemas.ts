@@ -3,6 +3,7 @@
  * (src/rest/openapi.ts). Documentation only: the routes never read these. The bodies' shapes are
  * the legacy format's own (src/legacy/json-schemas.ts).
  */
+import { fieldsWhere } from '../catalogue/resource-fields.ts';
 import { ref } from '../legacy/json-schemas.ts';
 import { FLAG_VALUES, type ParameterDoc } from './route-table.ts';
 
@@ -21,18 +22,16 @@ export const resourceIgnored = 'a `format` or `droits` of another value';
 /** A resource in the format asked. */
 export const resourceOrRef = { anyOf: [ref('Resource'), ref('Ref')] };
 
+/** The catalogue's columns that are list indexes: filtered and ordered on under their names. */
+const COLUMN_INDEXES = fieldsWhere((field) => field.filterable === 'list');
+
 /**
  * The indexes of a list filter, and those a list may be ordered by (one value per resource): the
  * lists module's, which test/unit/api-schemas.test.ts holds these to (REST imports no module).
  */
 export const LIST_INDEXES = [
-  'titre',
-  'oid',
+  ...COLUMN_INDEXES,
   'rid',
-  'origine',
-  'idOrigine',
-  'type',
-  'langue',
   'auteurs',
   'contributeurs',
   'niveaux',
@@ -41,27 +40,9 @@ export const LIST_INDEXES = [
   'typeDocumentaires',
   'groupes',
   'groupesAuteurs',
-  'publie',
-  'restriction',
-  'aliasOf',
-  'dateCreation',
-  'dateMiseAJour',
   'fulltext',
 ];
-export const SORTABLE_INDEXES = [
-  'titre',
-  'oid',
-  'rid',
-  'origine',
-  'idOrigine',
-  'type',
-  'langue',
-  'publie',
-  'restriction',
-  'aliasOf',
-  'dateCreation',
-  'dateMiseAJour',
-];
+export const SORTABLE_INDEXES = [...COLUMN_INDEXES, 'rid'];
 
 /** Arguments of the list routes (API document, "Lists"). */
 export const listQuery: Record<string, ParameterDoc> = {

@@ -23,6 +23,7 @@ async function withExtraField() {
         nullable: true,
         part: 'detail',
         writer: 'caller',
+        filterable: 'list',
       },
     } as unknown as typeof real.RESOURCE_FIELDS;
     const resourceFields = Object.entries(RESOURCE_FIELDS) as typeof real.resourceFields;
@@ -41,6 +42,8 @@ async function withExtraField() {
     wire: await import('../../src/legacy/resource-input.ts'),
     schemas: await import('../../src/legacy/json-schemas.ts'),
     validation: await import('../../src/modules/resources/resource-input.ts'),
+    filters: await import('../../src/modules/lists/filters.ts'),
+    parameters: await import('../../src/rest/api-schemas.ts'),
   };
 }
 
@@ -87,5 +90,18 @@ describe('a field added to the catalogue alone', () => {
       description: 'A note added after the legacy service.',
     });
     expect(resource.required).not.toContain('extraNote');
+  });
+
+  it('is a list index when declared one: filtered, ordered on, present when not null, documented', async () => {
+    const { filters, parameters } = await withExtraField();
+    const index = filters.indexDefinition('extraNote');
+    expect(index).toMatchObject({
+      kind: 'string',
+      orderBy: 'extraNote',
+      present: { extraNote: { not: null } },
+    });
+    expect(index?.where(['a', 'b'] as never[], {} as never)).toEqual({ extraNote: { in: ['a', 'b'] } });
+    expect(parameters.LIST_INDEXES).toContain('extraNote');
+    expect(parameters.SORTABLE_INDEXES).toContain('extraNote');
   });
 });

@@ -59,6 +59,18 @@ const PRISMA_TYPES: Record<FieldKind, string> = {
 const prismaDefault = (value: ResourceFieldSpec['default']) =>
   typeof value === 'string' ? JSON.stringify(value) : value === undefined ? undefined : String(value);
 
+/**
+ * The columns that lead an index of `model Resource` (its id, a unique column, the first column of
+ * an `@@index` or `@@unique`): a condition on one of them is answered from an index.
+ */
+function leadingIndexColumns(file: string): Set<string> {
+  const body = /^model Resource \{\n([\s\S]*?)^\}/m.exec(readFileSync(file, 'utf8'))?.[1] ?? '';
+  const leading = new Set<string>();
+  for (const match of body.matchAll(/^\s+(\w+)\s+\w+\??\s.*@(?:id|unique)\b/gm)) leading.add(match[1]!);
+  for (const match of body.matchAll(/@@(?:index|unique)\(\[\s*(\w+)/g)) leading.add(match[1]!);
+  return leading;
+}
+
 describe.each(['prisma/schema.prisma', 'prisma/postgresql/schema.prisma'])('%s', (file) => {
   const columns = prismaColumns(file);
 
@@ -76,6 +88,13 @@ describe.each(['prisma/schema.prisma', 'prisma/postgresql/schema.prisma'])('%s',
     'defaults %s to what the service writes when it is left out',
     (name, field) => {
       expect(columns.get(name)?.default).toBe(prismaDefault(field.default));
+    },
+  );
+
+  it.each(fieldsWhere((field) => field.filterable === 'list'))(
+    'indexes %s, a list index callers filter and order on',
+    (name) => {
+      expect(leadingIndexColumns(file)).toContain(name);
     },
   );
 });

@@ -4,6 +4,12 @@
  * matches every resource that has the index. Names and pids are resolved to ids first, so that
  * every condition uses an index of a join table.
  */
+import {
+  type FieldKind,
+  fieldsWhere,
+  RESOURCE_FIELDS,
+  type ResourceFieldName,
+} from '../../catalogue/resource-fields.ts';
 import type { Context } from '../../context.ts';
 import { db, type Prisma } from '../../db/client.ts';
 import { InvalidInputError } from '../../errors.ts';
@@ -75,14 +81,44 @@ function dateCondition(values: Date[]): Prisma.DateTimeFilter[] {
   });
 }
 
+/** The condition of a list index of kind `kind` on the column `name`, by the catalogue's kind. */
+const KIND_OF_FIELD: Record<Exclude<FieldKind, 'json'>, Kind> = {
+  text: 'string',
+  int: 'int',
+  boolean: 'boolean',
+  date: 'date',
+};
+
+/**
+ * A list index on one of the catalogue's columns: equal to any of the values (a date: on its day),
+ * ordered by the column; "has the index" is "not null" where the column may be null.
+ */
+function columnIndex(name: ResourceFieldName): IndexDefinition {
+  const { kind, nullable } = RESOURCE_FIELDS[name];
+  if (kind === 'json') throw new Error(`${name}: a JSON column is no list index`);
+  const where =
+    kind === 'boolean'
+      ? (values: boolean[]) => anyOf(values.map((value) => ({ [name]: value })))
+      : kind === 'date'
+        ? (values: Date[]) => anyOf(dateCondition(values).map((day) => ({ [name]: day })))
+        : (values: unknown[]) => ({ [name]: { in: values } });
+  return {
+    kind: KIND_OF_FIELD[kind],
+    where: where as IndexDefinition['where'],
+    ...(nullable ? { present: { [name]: { not: null } } } : {}),
+    orderBy: name as keyof Prisma.ResourceOrderByWithRelationInput,
+  };
+}
+
+/** The catalogue's list indexes: a field declared `filterable: 'list'` needs no line here. */
+const COLUMN_INDEXES = Object.fromEntries(
+  fieldsWhere((field) => field.filterable === 'list').map((name) => [name, columnIndex(name)]),
+);
+
 export const INDEXES: Record<string, IndexDefinition> = {
-  titre: {
-    kind: 'string',
-    where: (v: string[]) => ({ titre: { in: v } }),
-    present: { titre: { not: '' } },
-    orderBy: 'titre',
-  },
-  oid: { kind: 'int', where: (v: number[]) => ({ oid: { in: v } }), orderBy: 'oid' },
+  ...COLUMN_INDEXES,
+  // An empty title is no title.
+  titre: { ...COLUMN_INDEXES.titre!, present: { titre: { not: '' } } },
   rid: {
     kind: 'string',
     where: (v: string[], context) => ({
@@ -90,10 +126,6 @@ export const INDEXES: Record<string, IndexDefinition> = {
     }),
     orderBy: 'oid',
   },
-  origine: { kind: 'string', where: (v: string[]) => ({ origine: { in: v } }), orderBy: 'origine' },
-  idOrigine: { kind: 'string', where: (v: string[]) => ({ idOrigine: { in: v } }), orderBy: 'idOrigine' },
-  type: { kind: 'string', where: (v: string[]) => ({ type: { in: v } }), orderBy: 'type' },
-  langue: { kind: 'string', where: (v: string[]) => ({ langue: { in: v } }), orderBy: 'langue' },
   auteurs: {
     kind: 'string',
     names: 'persons',
@@ -137,28 +169,6 @@ export const INDEXES: Record<string, IndexDefinition> = {
     names: 'groups',
     where: (oids: number[]) => ({ authorGroups: { some: { groupOid: { in: oids } } } }),
     present: { authorGroups: { some: {} } },
-  },
-  publie: {
-    kind: 'boolean',
-    where: (v: boolean[]) => anyOf(v.map((publie) => ({ publie }))),
-    orderBy: 'publie',
-  },
-  restriction: { kind: 'int', where: (v: number[]) => ({ restriction: { in: v } }), orderBy: 'restriction' },
-  aliasOf: {
-    kind: 'string',
-    where: (v: string[]) => ({ aliasOf: { in: v } }),
-    present: { aliasOf: { not: null } },
-    orderBy: 'aliasOf',
-  },
-  dateCreation: {
-    kind: 'date',
-    where: (v: Date[]) => anyOf(dateCondition(v).map((dateCreation) => ({ dateCreation }))),
-    orderBy: 'dateCreation',
-  },
-  dateMiseAJour: {
-    kind: 'date',
-    where: (v: Date[]) => anyOf(dateCondition(v).map((dateMiseAJour) => ({ dateMiseAJour }))),
-    orderBy: 'dateMiseAJour',
   },
 };
 
