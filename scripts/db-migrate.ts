@@ -2,7 +2,9 @@
  * Migration histories, one per provider, both generated from prisma/schema.prisma.
  *
  *   tsx scripts/db-migrate.ts deploy       apply pending migrations to DATABASE_URL
- *   tsx scripts/db-migrate.ts new <name>   add a migration to both histories (SQLite and PostgreSQL)
+ *   tsx scripts/db-migrate.ts new <name>   add a migration to both histories (SQLite and PostgreSQL):
+ *                                          the model's changes, and the harvest triggers when the
+ *                                          catalogue's restamping fields changed (harvest-triggers.ts)
  *   tsx scripts/db-migrate.ts check        exit 1 when a history or the derived schema is stale
  *
  * `new` and `check` replay each history into a shadow database and diff it against the model. The
@@ -17,6 +19,7 @@ import { promisify } from 'node:util';
 import { DEFAULT_DATABASE_URL, type Provider, prismaPaths } from '../src/db/database-url.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { derivePostgresSchema } from './derive-schemas.ts';
+import { harvestTriggerChange } from './harvest-triggers.ts';
 
 const run = promisify(execFile);
 const cliUrls: Record<Provider, string> = {
@@ -46,6 +49,26 @@ export async function pendingSql(
     { env: { ...process.env, DATABASE_URL: cliUrls[provider], PRISMA_HIDE_UPDATE_MESSAGE: '1' } },
   );
   return stdout.replace('-- This is an empty migration.', '').trim();
+}
+
+/** The texts of a provider's migrations, in the order they apply. */
+function historyTexts(provider: Provider): string[] {
+  const { migrations } = prismaPaths[provider];
+  return readdirSync(migrations)
+    .filter((name) => /^\d/.test(name))
+    .sort()
+    .map((folder) => readFileSync(join(migrations, folder, 'migration.sql'), 'utf8'));
+}
+
+/**
+ * What a new migration of `provider` must hold: the model's changes (Prisma's diff), then the
+ * harvest triggers where the catalogue's restamping fields changed ('' when in step).
+ */
+async function pendingMigration(provider: Provider): Promise<string> {
+  const sql = await pendingSql(provider);
+  const model = sql && provider === 'sqlite' ? sqliteMigrationScript(sql) : sql;
+  const triggers = harvestTriggerChange(provider, historyTexts(provider));
+  return [model, triggers].filter(Boolean).join('\n\n');
 }
 
 /**
@@ -105,17 +128,14 @@ async function main(): Promise<void> {
     writeFileSync(prismaPaths.postgresql.schema, derived);
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     for (const provider of ['sqlite', 'postgresql'] as const) {
-      const sql = await pendingSql(provider);
+      const sql = await pendingMigration(provider);
       if (!sql) {
         console.log(`${provider}: already in step, no migration written`);
         continue;
       }
       const dir = join(prismaPaths[provider].migrations, `${stamp}_${name}`);
       mkdirSync(dir, { recursive: true });
-      writeFileSync(
-        join(dir, 'migration.sql'),
-        `${provider === 'sqlite' ? sqliteMigrationScript(sql) : sql}\n`,
-      );
+      writeFileSync(join(dir, 'migration.sql'), `${sql}\n`);
       console.log(`${provider}: wrote ${dir}/migration.sql`);
     }
     return;
@@ -126,10 +146,10 @@ async function main(): Promise<void> {
       problems.push(`${prismaPaths.postgresql.schema} is stale: run npm run db:derive`);
     }
     for (const provider of ['sqlite', 'postgresql'] as const) {
-      const sql = await pendingSql(provider);
+      const sql = await pendingMigration(provider);
       if (sql)
         problems.push(
-          `${provider} migrations are behind the model (npm run db:migration:new -- <name>); missing:\n${sql}`,
+          `${provider} migrations are behind the model or the field catalogue (npm run db:migration:new -- <name>); missing:\n${sql}`,
         );
     }
     if (problems.length > 0) {

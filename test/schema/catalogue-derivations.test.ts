@@ -1,11 +1,13 @@
 /**
  * A field declared in the catalogue alone reaches every list that derives from it: the legacy JSON
  * (after the legacy service's fields), a legacy body's wire table, the OpenAPI resource schema, the
- * service's validation and the read model's decoding. The catalogue is extended here, in a fresh
- * module graph, by a field no code names (`extraNote`): what a maintainer adding a field gets
- * without writing a line in these files. resource-fields.test.ts checks the real catalogue against
- * what cannot derive from it.
+ * service's validation, the lists' indexes and their documentation, and the harvest triggers of the
+ * next migration. The catalogue is extended here, in a fresh module graph, by a field no code names
+ * (`extraNote`): what a maintainer adding a field gets without writing a line in these files.
+ * resource-fields.test.ts checks the real catalogue against what cannot derive from it.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const CATALOGUE = '../../src/catalogue/resource-fields.ts';
@@ -24,6 +26,7 @@ async function withExtraField() {
         part: 'detail',
         writer: 'caller',
         filterable: 'list',
+        harvest: 'restamps',
       },
     } as unknown as typeof real.RESOURCE_FIELDS;
     const resourceFields = Object.entries(RESOURCE_FIELDS) as typeof real.resourceFields;
@@ -44,6 +47,7 @@ async function withExtraField() {
     validation: await import('../../src/modules/resources/resource-input.ts'),
     filters: await import('../../src/modules/lists/filters.ts'),
     parameters: await import('../../src/rest/api-schemas.ts'),
+    triggers: await import('../../scripts/harvest-triggers.ts'),
   };
 }
 
@@ -103,5 +107,19 @@ describe('a field added to the catalogue alone', () => {
     expect(index?.where(['a', 'b'] as never[], {} as never)).toEqual({ extraNote: { in: ['a', 'b'] } });
     expect(parameters.LIST_INDEXES).toContain('extraNote');
     expect(parameters.SORTABLE_INDEXES).toContain('extraNote');
+  });
+
+  it('restamps harvested records when declared to: the next migration rewrites both triggers', async () => {
+    const { triggers } = await withExtraField();
+    expect(triggers.comparedColumns()).toContain('extraNote');
+    const current = (dialect: 'sqlite' | 'postgresql') =>
+      readdirSync(join('prisma/migrations', dialect))
+        .filter((name) => /^\d+_/.test(name))
+        .sort()
+        .map((name) => readFileSync(join('prisma/migrations', dialect, name, 'migration.sql'), 'utf8'));
+    expect(triggers.harvestTriggerChange('sqlite', current('sqlite'))).toContain(
+      'OR OLD."extraNote" IS NOT NEW."extraNote"',
+    );
+    expect(triggers.harvestTriggerChange('postgresql', current('postgresql'))).toMatch(/o\."extraNote"/);
   });
 });

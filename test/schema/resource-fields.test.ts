@@ -15,6 +15,7 @@ import {
   parse,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { harvestTriggerChange } from '../../scripts/harvest-triggers.ts';
 import {
   BODY_FIELDS,
   DATABASE_KEPT_COLUMNS,
@@ -208,6 +209,19 @@ function latestMigration(dialect: 'sqlite' | 'postgresql', marker: string): stri
 describe('the harvest triggers', () => {
   const restamping = fieldsWhere((field) => field.harvest === 'restamps');
   const expected = sorted([...restamping, ...DATABASE_KEPT_COLUMNS]);
+
+  it.each(['sqlite', 'postgresql'] as const)(
+    'are, last in the %s history, what the catalogue writes (npm run db:migration:new adds them)',
+    (dialect) => {
+      const folder = join('prisma/migrations', dialect);
+      const texts = readdirSync(folder)
+        .filter((name) => /^\d+_/.test(name))
+        .sort()
+        .map((name) => readFileSync(join(folder, name, 'migration.sql'), 'utf8'));
+      expect(harvestTriggerChange(dialect, texts)).toBe('');
+      expect(harvestTriggerChange(dialect, texts.slice(0, -1))).not.toBe('');
+    },
+  );
 
   it('compare, on SQLite, the fields whose change restamps a record, and no other', () => {
     const text = latestMigration('sqlite', 'CREATE TRIGGER "Resource_harvest_update"');
