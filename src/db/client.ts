@@ -6,13 +6,10 @@
  * service does not ask for it, since Prisma then builds an event, parameters as JSON, per statement.
  */
 import { createHash } from 'node:crypto';
-import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
-import { PrismaPg } from '@prisma/adapter-pg';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
-import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
-import { type Prisma, PrismaClient } from '../generated/sqlite/client.ts';
+import type { Prisma, PrismaClient } from '../generated/sqlite/client.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { contentChanges, NON_CONTENT_MODELS } from './content-changes.ts';
 import { type Provider, providerOf, SQLITE_CACHE_KIB, sqlitePath } from './database-url.ts';
@@ -113,8 +110,8 @@ class SqliteReader {
   // Statement texts vary with the filters a list combines: the most used stay prepared.
   private readonly statements = new LRUCache<string, BetterSqlite3.Statement>({ max: 200 });
 
-  constructor(path: string) {
-    this.connection = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+  constructor(Driver: typeof BetterSqlite3, path: string) {
+    this.connection = new Driver(path, { readonly: true, fileMustExist: true });
     this.connection.pragma('busy_timeout = 5000');
     this.connection.pragma(`cache_size = -${SQLITE_CACHE_KIB.reads}`);
   }
@@ -142,22 +139,9 @@ export async function openDatabase(
   const log = [...messageLogOptions, ...(announceStatements ? queryLogOptions : [])];
   announcing = announceStatements;
   pool = undefined;
-  let client: PrismaClient;
   reader?.close();
   reader = undefined;
-  if (provider === 'sqlite') {
-    client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl }), log });
-  } else {
-    pool = new pg.Pool({ connectionString: databaseUrl, Client: PreparingClient });
-    // An idle connection the server ends (restart, dropped database) is discarded by the pool; the
-    // next query opens another, and an outage is reported by the queries that meet it.
-    pool.on('error', () => {});
-    client = new PostgresClient({
-      // The pool is ours: Prisma may disconnect and connect its adapter again (closeDatabase ends it).
-      adapter: new PrismaPg(pool, { disposeExternalPool: false }),
-      log,
-    }) as unknown as PrismaClient;
-  }
+  const client = await createClient(databaseUrl, log);
   const prismaLog = (logger ?? createLogger('info')).child({ component: 'prisma' });
   const events = client as PrismaClient<'warn' | 'error' | 'query'>;
   events.$on('warn', (event) => prismaLog.warn({ target: event.target }, event.message));
@@ -177,10 +161,40 @@ export async function openDatabase(
     await client.$queryRawUnsafe(`PRAGMA cache_size = -${SQLITE_CACHE_KIB.others}`);
     const path = sqlitePath(databaseUrl);
     // An in-memory database is the client's own: no second connection can see it.
-    if (path !== ':memory:' && !path.startsWith('file::memory:')) reader = new SqliteReader(path);
+    if (path !== ':memory:' && !path.startsWith('file::memory:')) {
+      reader = new SqliteReader((await import('better-sqlite3')).default, path);
+    }
   }
   db = watchContentWrites(client);
   return db;
+}
+
+/**
+ * The Prisma client of the database `databaseUrl` names, with its adapter. Each provider's generated
+ * client, adapter and driver are loaded only when that provider is used: loading the other's too
+ * kept about 7 MB more in every service at rest (docs/performance.md, "Memory").
+ */
+async function createClient(databaseUrl: string, log: Prisma.LogDefinition[]): Promise<PrismaClient> {
+  if (provider === 'sqlite') {
+    const [{ PrismaClient: SqliteClient }, { PrismaBetterSQLite3 }] = await Promise.all([
+      import('../generated/sqlite/client.ts'),
+      import('@prisma/adapter-better-sqlite3'),
+    ]);
+    return new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl }), log });
+  }
+  const [{ PrismaClient: PostgresClient }, { PrismaPg }] = await Promise.all([
+    import('../generated/postgresql/client.ts'),
+    import('@prisma/adapter-pg'),
+  ]);
+  pool = new pg.Pool({ connectionString: databaseUrl, Client: PreparingClient });
+  // An idle connection the server ends (restart, dropped database) is discarded by the pool; the
+  // next query opens another, and an outage is reported by the queries that meet it.
+  pool.on('error', () => {});
+  return new PostgresClient({
+    // The pool is ours: Prisma may disconnect and connect its adapter again (closeDatabase ends it).
+    adapter: new PrismaPg(pool, { disposeExternalPool: false }),
+    log,
+  }) as unknown as PrismaClient;
 }
 
 const WRITE_OPERATIONS = new Set([

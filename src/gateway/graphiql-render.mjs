@@ -1,19 +1,19 @@
 /**
- * Worker thread of src/gateway/graphiql.ts: renders the GraphiQL page, writes it as sent in each
+ * Child process of src/gateway/graphiql.ts: renders the GraphiQL page, writes it as sent in each
  * encoding to the file `paths` names for it, and posts back what the service keeps of it: the digests
  * of its inline scripts (for the CSP), a digest of the page (for the ETag) and the files' sizes.
  *
- * A thread of its own because the renderer's module is megabytes of two-byte source that V8 keeps for
- * the life of the isolate that imported it; this isolate, with the page and its compressed copies,
+ * A process of its own because the renderer's module is megabytes of two-byte source that V8 keeps for
+ * the life of the isolate that imported it; this process, with the page and its compressed copies,
  * is gone once the files are written. Plain JavaScript: it runs as it is from src/ and dist/.
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 
-const { options, paths } = workerData;
+/** What the service asks for: the options to render with, and the file of each encoding. */
+const { options, paths } = await new Promise((resolve) => process.once('message', resolve));
 
 /**
  * GraphiQL's tabs are framer-motion drag items constrained to the tab bar. When the bar widens
@@ -55,8 +55,7 @@ for (const [encoding, body] of Object.entries(files)) {
   writeFileSync(paths[encoding], body);
   sizes[encoding] = body.length;
 }
-parentPort.postMessage({
-  scriptDigests,
-  digest: createHash('sha256').update(bytes).digest('base64url'),
-  sizes,
-});
+// Sent, then the channel closed so that the process ends.
+process.send({ scriptDigests, digest: createHash('sha256').update(bytes).digest('base64url'), sizes }, () =>
+  process.disconnect(),
+);
