@@ -324,22 +324,10 @@ function compileBudget(msPerSecond: number) {
   };
 }
 
-/**
- * The one executor of both transports: each operation variant runs compiled by graphql-jit, once
- * trusted (the REST layer's documents: from their first execution) or run `compileAfter` times
- * (a client's), and interpreted by graphql-js otherwise (see the top of this file).
- */
-export function useExecution(schema: GraphQLSchema, options: ExecutionOptions = {}): Plugin {
-  const { compileAfter, maxCompiledFields, compileMsPerSecond } = { ...EXECUTION_DEFAULTS, ...options };
-  const trusted = new WeakSet(options.trusted ?? []);
-  /** By document (Yoga's parse cache keeps a client's while its text is asked), then operation name. */
+/** Plans by document (Yoga's parse cache keeps a client's while its text is asked), then operation name. */
+function planCache(schema: GraphQLSchema) {
   const plans = new WeakMap<DocumentNode, Map<string, OperationPlan | null>>();
-  /** Clients' compiled variants, least recently run first. */
-  const recent = new Set<Variant>();
-  let recentFields = 0;
-  const budget = compileBudget(compileMsPerSecond);
-
-  const planFor = (document: DocumentNode, operationName: string | null | undefined) => {
+  return (document: DocumentNode, operationName: string | null | undefined) => {
     let byName = plans.get(document);
     if (!byName) {
       byName = new Map();
@@ -353,29 +341,36 @@ export function useExecution(schema: GraphQLSchema, options: ExecutionOptions = 
     }
     return plan;
   };
+}
 
-  const compile = (plan: OperationPlan, key: string, variant: Variant) => {
-    if (!variant.pinned && !budget.allows()) return;
-    const started = performance.now();
-    const { document, fields, fieldsAt } = specialize(plan, key);
-    let query: CompiledQuery | null = null;
-    try {
-      const compiled = compileQuery(schema, document, plan.operation.name?.value, {
-        // Yoga serializes the answer (and the REST layer reshapes it first).
-        customJSONSerializer: false,
-      });
-      if (isCompiledQuery(compiled)) query = compiled;
-    } catch {
-      // What graphql-jit cannot compile runs interpreted.
-    }
-    variant.query = query;
-    variant.fieldsAt = fieldsAt;
-    variant.fields = fields;
-    if (variant.pinned) return;
-    budget.spend(performance.now() - started);
-    if (!variant.query) return;
+/** graphql-jit's compiled query of a specialized document, or null when it refuses it. */
+function compiledQuery(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined) {
+  try {
+    const compiled = compileQuery(schema, document, operationName, {
+      // Yoga serializes the answer (and the REST layer reshapes it first).
+      customJSONSerializer: false,
+    });
+    if (isCompiledQuery(compiled)) return compiled;
+  } catch {
+    // What graphql-jit cannot compile runs interpreted.
+  }
+  return null;
+}
+
+/**
+ * Compiles variants: a trusted one's whenever asked; clients' within the time budget, and kept
+ * within `maxCompiledFields` fields, the least recently run dropped first (interpreted again, and
+ * counted anew).
+ */
+function variantCompiler(schema: GraphQLSchema, maxCompiledFields: number, compileMsPerSecond: number) {
+  /** Clients' compiled variants, least recently run first. */
+  const recent = new Set<Variant>();
+  let recentFields = 0;
+  const budget = compileBudget(compileMsPerSecond);
+
+  const keep = (variant: Variant) => {
     recent.add(variant);
-    recentFields += fields;
+    recentFields += variant.fields;
     for (const oldest of recent) {
       if (recentFields <= maxCompiledFields || oldest === variant) break;
       recent.delete(oldest);
@@ -387,9 +382,59 @@ export function useExecution(schema: GraphQLSchema, options: ExecutionOptions = 
   };
 
   return {
+    compile(plan: OperationPlan, key: string, variant: Variant) {
+      if (!variant.pinned && !budget.allows()) return;
+      const started = performance.now();
+      const { document, fields, fieldsAt } = specialize(plan, key);
+      variant.query = compiledQuery(schema, document, plan.operation.name?.value);
+      variant.fieldsAt = fieldsAt;
+      variant.fields = fields;
+      if (variant.pinned) return;
+      budget.spend(performance.now() - started);
+      if (variant.query) keep(variant);
+    },
+    /** A client's compiled variant has just run: it is now the most recent. */
+    ran(variant: Variant) {
+      recent.delete(variant);
+      recent.add(variant);
+    },
+  };
+}
+
+type Execute = (execution: ExecutionArgs) => PromiseOrValue<ExecutionResult>;
+
+/** A compiled execution's result as graphql-js answers it (see the top of this file). */
+function settledLikeGraphQLJs(
+  result: ExecutionResult,
+  fieldsAt: ReadonlyMap<string, FieldNode>,
+  execution: ExecutionArgs,
+  interpreted: Execute,
+): PromiseOrValue<ExecutionResult> {
+  if (!result.errors) return result;
+  // Variables graphql-jit refused (nothing ran): graphql-js reports them in its words.
+  if (!('data' in result)) return interpreted(execution);
+  // `errors` first, where graphql-js puts them.
+  return {
+    errors: result.errors.map((error) => locatedLikeGraphQLJs(error, fieldsAt)),
+    data: result.data,
+  };
+}
+
+/**
+ * The one executor of both transports: each operation variant runs compiled by graphql-jit, once
+ * trusted (the REST layer's documents: from their first execution) or run `compileAfter` times
+ * (a client's), and interpreted by graphql-js otherwise (see the top of this file).
+ */
+export function useExecution(schema: GraphQLSchema, options: ExecutionOptions = {}): Plugin {
+  const { compileAfter, maxCompiledFields, compileMsPerSecond } = { ...EXECUTION_DEFAULTS, ...options };
+  const trusted = new WeakSet(options.trusted ?? []);
+  const planFor = planCache(schema);
+  const compiler = variantCompiler(schema, maxCompiledFields, compileMsPerSecond);
+
+  return {
     onExecute({ args, executeFn, setExecuteFn }) {
       const pinned = trusted.has(args.document);
-      const interpreted = executeFn;
+      const interpreted: Execute = executeFn;
       setExecuteFn((execution: ExecutionArgs) => {
         // The document executed, which a later plugin may have derived from the request's (the
         // response cache adds the fields it tracks, memoized per document).
@@ -404,26 +449,15 @@ export function useExecution(schema: GraphQLSchema, options: ExecutionOptions = 
           plan.variants.set(key, variant);
         }
         if (variant.query === undefined && ++variant.runs > (pinned ? 0 : compileAfter)) {
-          compile(plan, key, variant);
+          compiler.compile(plan, key, variant);
         }
         const { query, fieldsAt } = variant;
         if (!query || !fieldsAt) return interpreted(execution);
-        if (!pinned) {
-          recent.delete(variant);
-          recent.add(variant);
-        }
-        const settled = (result: ExecutionResult): PromiseOrValue<ExecutionResult> => {
-          if (!result.errors) return result;
-          // Variables graphql-jit refused (nothing ran): graphql-js reports them in its words.
-          if (!('data' in result)) return interpreted(execution) as PromiseOrValue<ExecutionResult>;
-          // `errors` first, where graphql-js puts them.
-          return {
-            errors: result.errors.map((error) => locatedLikeGraphQLJs(error, fieldsAt)),
-            data: result.data,
-          };
-        };
+        if (!pinned) compiler.ran(variant);
         const result = query.query(execution.rootValue, execution.contextValue, execution.variableValues);
-        return isPromise(result) ? result.then(settled) : settled(result);
+        return isPromise(result)
+          ? result.then((settled) => settledLikeGraphQLJs(settled, fieldsAt, execution, interpreted))
+          : settledLikeGraphQLJs(result, fieldsAt, execution, interpreted);
       });
     },
   };

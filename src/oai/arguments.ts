@@ -4,7 +4,7 @@
  * Every badArgument problem is reported, each as its own error, so a harvester's author sees them all.
  */
 import { SET_SPEC } from '../modules/harvest/set-spec.ts';
-import { type Granularity, parseRequestDatestamp } from './datestamp.ts';
+import { parseRequestDatestamp, type RequestDatestamp } from './datestamp.ts';
 import { type OaiError, oaiError } from './errors.ts';
 
 export const VERBS = [
@@ -80,19 +80,18 @@ export type ParsedArguments =
 
 const isVerb = (value: string): value is Verb => (VERBS as readonly string[]).includes(value);
 
-/** Checks the (name, value) pairs of one request, in the order they came. */
-export function parseArguments(pairs: readonly [string, string][]): ParsedArguments {
-  const verbs = pairs.filter(([name]) => name === 'verb').map(([, value]) => value);
-  if (verbs.length === 0) return { errors: [oaiError('badVerb', 'The verb argument is missing.')], echo: [] };
-  if (verbs.length > 1) return { errors: [oaiError('badVerb', 'The verb argument is repeated.')], echo: [] };
-  const verb = verbs[0]!;
-  if (!isVerb(verb)) {
-    return {
-      errors: [oaiError('badVerb', `"${verb}" is not a verb of OAI-PMH 2.0 (${VERBS.join(', ')}).`)],
-      echo: [],
-    };
-  }
+/** The `from` and `until` of a request, as parsed. */
+type Bounds = Partial<Record<'from' | 'until', RequestDatestamp>>;
 
+/**
+ * The first value of each argument the verb takes; a problem for each other argument and each one
+ * repeated (once per name, however often it comes).
+ */
+function argumentValues(
+  pairs: readonly [string, string][],
+  verb: Verb,
+  problems: string[],
+): Map<string, string> {
   const rules = ARGUMENTS[verb];
   const allowed = new Set<string>([
     'verb',
@@ -100,7 +99,6 @@ export function parseArguments(pairs: readonly [string, string][]): ParsedArgume
     ...rules.optional,
     ...(rules.exclusive ? [rules.exclusive] : []),
   ]);
-  const problems: string[] = [];
   const values = new Map<string, string>();
   const reported = new Set<string>();
   for (const [name, value] of pairs) {
@@ -114,9 +112,13 @@ export function parseArguments(pairs: readonly [string, string][]): ParsedArgume
       values.set(name, value);
     }
   }
+  return values;
+}
 
-  const exclusive = rules.exclusive && values.has(rules.exclusive);
-  if (exclusive) {
+/** An exclusive argument given comes alone; otherwise the verb's required arguments are all given. */
+function checkPresence(verb: Verb, values: ReadonlyMap<string, string>, problems: string[]): void {
+  const rules = ARGUMENTS[verb];
+  if (rules.exclusive && values.has(rules.exclusive)) {
     const others = [...values.keys()].filter((name) => name !== 'verb' && name !== rules.exclusive);
     if (others.length > 0) {
       problems.push(
@@ -128,7 +130,10 @@ export function parseArguments(pairs: readonly [string, string][]): ParsedArgume
       if (!values.has(name)) problems.push(`The ${name} argument is required by ${verb}.`);
     }
   }
+}
 
+/** Each value given is of its argument's form, and `from` and `until` make a range; returns them parsed. */
+function checkValues(values: ReadonlyMap<string, string>, problems: string[]): Bounds {
   const prefix = values.get('metadataPrefix');
   if (prefix !== undefined && !METADATA_PREFIX.test(prefix)) {
     problems.push(`"${prefix}" is not a metadataPrefix (letters, digits and -_.!~*'() only).`);
@@ -137,7 +142,7 @@ export function parseArguments(pairs: readonly [string, string][]): ParsedArgume
   if (set !== undefined && !SET_SPEC.test(set)) {
     problems.push(`"${set}" is not a setSpec (words of letters, digits and -_.!~*'(), separated by ":").`);
   }
-  const bounds: Partial<Record<'from' | 'until', { granularity: Granularity; start: Date; end: Date }>> = {};
+  const bounds: Bounds = {};
   for (const name of ['from', 'until'] as const) {
     const value = values.get(name);
     if (value === undefined) continue;
@@ -153,9 +158,56 @@ export function parseArguments(pairs: readonly [string, string][]): ParsedArgume
       problems.push('from is later than until.');
     }
   }
-  const token = values.get('resumptionToken');
-  if (token === '') problems.push('The resumptionToken argument is empty.');
+  if (values.get('resumptionToken') === '') problems.push('The resumptionToken argument is empty.');
+  return bounds;
+}
 
+/** The request of checked arguments: each verb's own, a list's selection with inclusive bounds. */
+function requestOf(verb: Verb, values: ReadonlyMap<string, string>, bounds: Bounds): OaiRequest {
+  const identifier = values.get('identifier');
+  const prefix = values.get('metadataPrefix');
+  const token = values.get('resumptionToken');
+  switch (verb) {
+    case 'Identify':
+      return { verb };
+    case 'ListMetadataFormats':
+      return identifier === undefined ? { verb } : { verb, identifier };
+    case 'ListSets':
+      return token === undefined ? { verb } : { verb, resumptionToken: token };
+    case 'GetRecord':
+      return { verb, identifier: identifier!, metadataPrefix: prefix! };
+    default: {
+      const set = values.get('set');
+      const selection: Selection = {
+        ...(bounds.from ? { from: bounds.from.start } : {}),
+        ...(bounds.until ? { until: bounds.until.end } : {}),
+        ...(set === undefined ? {} : { set }),
+      };
+      return token === undefined
+        ? { verb, metadataPrefix: prefix!, selection }
+        : { verb, resumptionToken: token, selection };
+    }
+  }
+}
+
+/** Checks the (name, value) pairs of one request, in the order they came. */
+export function parseArguments(pairs: readonly [string, string][]): ParsedArguments {
+  const verbs = pairs.filter(([name]) => name === 'verb').map(([, value]) => value);
+  if (verbs.length === 0) return { errors: [oaiError('badVerb', 'The verb argument is missing.')], echo: [] };
+  if (verbs.length > 1) return { errors: [oaiError('badVerb', 'The verb argument is repeated.')], echo: [] };
+  const verb = verbs[0]!;
+  if (!isVerb(verb)) {
+    return {
+      errors: [oaiError('badVerb', `"${verb}" is not a verb of OAI-PMH 2.0 (${VERBS.join(', ')}).`)],
+      echo: [],
+    };
+  }
+
+  // Every problem, in this order: the arguments given, those missing, the values.
+  const problems: string[] = [];
+  const values = argumentValues(pairs, verb, problems);
+  checkPresence(verb, values, problems);
+  const bounds = checkValues(values, problems);
   if (problems.length > 0) {
     return { errors: problems.map((message) => oaiError('badArgument', message)), echo: [] };
   }
@@ -164,29 +216,5 @@ export function parseArguments(pairs: readonly [string, string][]): ParsedArgume
   const echo = ARGUMENT_NAMES.filter((name) => values.has(name)).map(
     (name) => [name, values.get(name)!] as [string, string],
   );
-  const identifier = values.get('identifier');
-  switch (verb) {
-    case 'Identify':
-      return { request: { verb }, echo };
-    case 'ListMetadataFormats':
-      return { request: identifier === undefined ? { verb } : { verb, identifier }, echo };
-    case 'ListSets':
-      return { request: token === undefined ? { verb } : { verb, resumptionToken: token }, echo };
-    case 'GetRecord':
-      return { request: { verb, identifier: identifier!, metadataPrefix: prefix! }, echo };
-    default: {
-      const selection: Selection = {
-        ...(bounds.from ? { from: bounds.from.start } : {}),
-        ...(bounds.until ? { until: bounds.until.end } : {}),
-        ...(set === undefined ? {} : { set }),
-      };
-      return {
-        request:
-          token === undefined
-            ? { verb, metadataPrefix: prefix!, selection }
-            : { verb, resumptionToken: token, selection },
-        echo,
-      };
-    }
-  }
+  return { request: requestOf(verb, values, bounds), echo };
 }

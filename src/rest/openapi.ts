@@ -16,6 +16,7 @@ import {
   isObjectType,
   isUnionType,
   Kind,
+  type OperationDefinitionNode,
   print,
 } from 'graphql';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
@@ -248,20 +249,18 @@ function sharedParameters(
   });
 }
 
-function operationObject(
+/**
+ * The parameters of a row: its path's (named as the path item shares them, described by the row's
+ * own documentation unless the shared one says what each method expects), then its query's.
+ */
+function operationParameters(
   route: OperationRoute,
   path: string,
-  tag: string,
   options: OpenApiOptions,
-  shared?: SharedParameter[],
-): Record<string, unknown> {
-  const document = options.operations.get(route.operation);
-  if (!document)
-    throw new Error(`Route ${route.method.toUpperCase()} ${path}: no operation ${route.operation}`);
-  const { operation, field } = rootField(options.schema, document, route.operation);
+  shared: SharedParameter[] | undefined,
+) {
   const doc = route.doc ?? { summary: '' };
-
-  const parameters = [
+  return [
     ...pathParameterNames(path).map((own, index) => {
       const name = shared?.[index]?.name ?? own;
       const { description, ...rest } = parameter(
@@ -278,10 +277,38 @@ function operationObject(
     }),
     ...Object.entries(doc.query ?? {}).map(([name, query]) => parameter(name, 'query', query, options)),
   ];
+}
 
+/** A 400 that lists the messages the row's own checks answer, each as an example. */
+function invalidInputResponse(invalid: readonly string[]) {
+  return {
+    description: `${STATUS_TEXT[400]}. Messages: ${invalid.map((message) => `“${message}”`).join('; ')}.`,
+    content: {
+      'application/json': {
+        schema: ref('Failure'),
+        examples: Object.fromEntries(
+          invalid.map((message, index) => [
+            `invalid${index + 1}`,
+            { summary: message, value: { success: false, error: message } },
+          ]),
+        ),
+      },
+    },
+  };
+}
+
+/**
+ * The responses of a row, by status: its success (none when it is always denied), 304 for a cached
+ * GET, the derived and transport failures, then what the row's documentation says in their place.
+ */
+function operationResponses(
+  route: OperationRoute,
+  field: GraphQLField<unknown, unknown>,
+  denied: boolean,
+): Record<string, unknown> {
+  const doc = route.doc ?? { summary: '' };
   const responses: Record<string, unknown> = {};
   const success = route.status ?? 200;
-  const denied = alwaysDenied(route, field);
   if (!denied) {
     responses[success] = {
       description: STATUS_TEXT[success] ?? 'Success',
@@ -298,22 +325,7 @@ function operationObject(
   for (const status of new Set([...errors, ...transport])) {
     responses[status] = { description: STATUS_TEXT[status] ?? 'Failure', content: json(ref('Failure')) };
   }
-  if (doc.invalid?.length) {
-    responses[400] = {
-      description: `${STATUS_TEXT[400]}. Messages: ${doc.invalid.map((message) => `“${message}”`).join('; ')}.`,
-      content: {
-        'application/json': {
-          schema: ref('Failure'),
-          examples: Object.fromEntries(
-            doc.invalid.map((message, index) => [
-              `invalid${index + 1}`,
-              { summary: message, value: { success: false, error: message } },
-            ]),
-          ),
-        },
-      },
-    };
-  }
+  if (doc.invalid?.length) responses[400] = invalidInputResponse(doc.invalid);
   for (const [status, schema] of Object.entries(doc.responses ?? {})) {
     responses[status] = {
       description: STATUS_TEXT[Number(status)] ?? 'Answer',
@@ -323,12 +335,24 @@ function operationObject(
       content: json(schema),
     };
   }
+  return responses;
+}
 
+/**
+ * The operation's description: the row's own, then what the route table says of it (the GraphQL
+ * operation it runs, a GET that changes state, a `/public/` row that is always refused or cached).
+ */
+function operationNotes(
+  route: OperationRoute,
+  operation: OperationDefinitionNode,
+  field: GraphQLField<unknown, unknown>,
+  denied: boolean,
+): string {
   const variables = (operation.variableDefinitions ?? []).map(
     (v) => `$${v.variable.name.value}: ${print(v.type)}`,
   );
-  const notes = [
-    doc.description,
+  return [
+    route.doc?.description,
     `Runs the GraphQL operation \`${route.operation}\` (root field \`${field.name}\`${
       variables.length ? `; variables ${variables.join(', ')}` : ''
     }): the same query can be sent to /graphql.`,
@@ -343,26 +367,48 @@ function operationObject(
     route.publicCache
       ? 'Runs as an anonymous caller whatever the cookie or token; answers carry `Cache-Control` and an `ETag`.'
       : undefined,
-  ].filter(Boolean);
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
 
+/** `post` `/api/groupe/:oid` → `postApiGroupeOid`. */
+const operationId = (route: OperationRoute, path: string) =>
+  `${route.method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`;
+
+/** A body is taken as JSON or as a form, with the same fields. */
+function requestBody(body: JsonSchema, options: OpenApiOptions) {
+  return {
+    required: true,
+    content: {
+      'application/json': { schema: withConfigured(body, options) },
+      'application/x-www-form-urlencoded': { schema: withConfigured(body, options) },
+    },
+  };
+}
+
+function operationObject(
+  route: OperationRoute,
+  path: string,
+  tag: string,
+  options: OpenApiOptions,
+  shared?: SharedParameter[],
+): Record<string, unknown> {
+  const document = options.operations.get(route.operation);
+  if (!document)
+    throw new Error(`Route ${route.method.toUpperCase()} ${path}: no operation ${route.operation}`);
+  const { operation, field } = rootField(options.schema, document, route.operation);
+  const doc = route.doc ?? { summary: '' };
+  const parameters = operationParameters(route, path, options, shared);
+  const denied = alwaysDenied(route, field);
   return {
     tags: [tag],
     summary: doc.summary,
-    description: notes.join('\n\n'),
-    operationId: `${route.method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    description: operationNotes(route, operation, field, denied),
+    operationId: operationId(route, path),
     ...(parameters.length ? { parameters } : {}),
-    ...(doc.body
-      ? {
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: withConfigured(doc.body, options) },
-              'application/x-www-form-urlencoded': { schema: withConfigured(doc.body, options) },
-            },
-          },
-        }
-      : {}),
-    responses,
+    ...(doc.body ? { requestBody: requestBody(doc.body, options) } : {}),
+    responses: operationResponses(route, field, denied),
     security: security(route, field),
     'x-graphql-operation': route.operation,
   };

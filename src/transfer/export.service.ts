@@ -49,11 +49,8 @@ function sortedKeys(value: unknown): unknown {
   );
 }
 
-/** The lines of the export, one record each (without the newline). */
-export async function* exportLines(options: ExportOptions): AsyncGenerator<string> {
-  const take = options.pageSize ?? DEFAULT_PAGE;
-  yield JSON.stringify({ format: FORMAT_NAME, version: FORMAT_VERSION, baseId: options.baseId });
-
+/** The persons, by oid, a page at a time: each with its roles and the names of its groups. */
+async function* personLines(take: number): AsyncGenerator<string> {
   for (let after = 0; ; ) {
     const persons = await db.person.findMany({
       where: { oid: { gt: after } },
@@ -92,7 +89,10 @@ export async function* exportLines(options: ExportOptions): AsyncGenerator<strin
     if (persons.length < take) break;
     after = persons.at(-1)!.oid;
   }
+}
 
+/** The groups, by oid, with their managers' oids in the order they were added. */
+async function* groupLines(): AsyncGenerator<string> {
   // Groups are few: one read.
   const groups = await db.group.findMany({
     orderBy: { oid: 'asc' },
@@ -111,7 +111,10 @@ export async function* exportLines(options: ExportOptions): AsyncGenerator<strin
       },
     });
   }
+}
 
+/** The resources, by oid, a page at a time, reporting progress after each page. */
+async function* resourceLines(options: ExportOptions, take: number): AsyncGenerator<string> {
   let done = 0;
   const total = options.onProgress ? await db.resource.count() : 0;
   for (let after = 0; ; ) {
@@ -140,6 +143,15 @@ export async function* exportLines(options: ExportOptions): AsyncGenerator<strin
     if (resources.length < take) break;
     after = resources.at(-1)!.oid;
   }
+}
+
+/** The lines of the export, one record each (without the newline): the header, then each kind. */
+export async function* exportLines(options: ExportOptions): AsyncGenerator<string> {
+  const take = options.pageSize ?? DEFAULT_PAGE;
+  yield JSON.stringify({ format: FORMAT_NAME, version: FORMAT_VERSION, baseId: options.baseId });
+  yield* personLines(take);
+  yield* groupLines();
+  yield* resourceLines(options, take);
 }
 
 /**

@@ -108,6 +108,90 @@ function printProblems(command: Command, report: ImportReport) {
   }
 }
 
+/** One progress display per phase of an import, the previous phase's stopped when the next begins. */
+function importProgress(command: Command) {
+  const phases = new Map<ImportProgress['phase'], Progress>();
+  let current: Progress | undefined;
+  return {
+    update: ({ phase, done, total }: ImportProgress) => {
+      let display = phases.get(phase);
+      if (!display) {
+        current?.stop();
+        display = progressFor(command, phase);
+        phases.set(phase, display);
+        current = display;
+      }
+      display.update(done, total);
+    },
+    stop: () => current?.stop(),
+  };
+}
+
+/** The problems of an import (unless `--json`), then its summary: counts, and problems counted. */
+function printImportReport(command: Command, report: ImportReport, dryRun: boolean) {
+  const { skipped, warnings, ...counts } = report;
+  const summary = { ...counts, skipped: skipped.length, warnings: warnings.length };
+  const changed = ['persons', 'groups', 'resources'].some((kind) => {
+    const kindCounts = report[kind as 'persons'];
+    return kindCounts.created + kindCounts.updated > 0;
+  });
+  if (!wantsJson(command)) printProblems(command, report);
+  output(command, summary, () =>
+    [
+      changed
+        ? dryRun
+          ? 'Dry run: nothing was written.'
+          : 'Import done.'
+        : 'Nothing to change: the database holds everything the file describes.',
+      JSON.stringify(summary),
+    ].join('\n'),
+  );
+}
+
+async function runImport(file: string, options: { dryRun?: boolean; report?: string }, command: Command) {
+  const dryRun = options.dryRun ?? false;
+  await withService(
+    async ({ config, logger }) => {
+      // Running instances drop the answers they keep once this process's writes are committed.
+      if (!dryRun) await contentChanges.listen({ logger, databaseUrl: config.databaseUrl });
+      try {
+        const progress = importProgress(command);
+        const report = await importFile(file, {
+          baseId: config.baseId,
+          roleNames: Object.keys(config.roles),
+          dryRun,
+          onProgress: progress.update,
+        }).catch((error: unknown) => {
+          throw asCommandFailure(error);
+        });
+        progress.stop();
+        if (options.report) writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
+        printImportReport(command, report, dryRun);
+      } finally {
+        await contentChanges.stop();
+      }
+    },
+    { access: dryRun ? 'read' : 'write' },
+  );
+}
+
+async function runExport(file: string, _options: unknown, command: Command) {
+  await withService(
+    async ({ config }) => {
+      const progress = progressFor(command, 'resources');
+      const report = await exportFile(file, {
+        baseId: config.baseId,
+        onProgress: ({ done, total }) => progress.update(done, total),
+      }).catch((error: unknown) => {
+        throw asCommandFailure(error);
+      });
+      progress.stop();
+      output(command, report, () => JSON.stringify(report));
+    },
+    { access: 'read' },
+  );
+}
+
 export function registerTransferCommands(program: Command): void {
   program
     .command('import')
@@ -115,77 +199,11 @@ export function registerTransferCommands(program: Command): void {
     .argument('<file>', 'transfer file, as written by export')
     .option('--dry-run', 'compare and report, write nothing')
     .option('--report <file>', 'write the whole report (every skipped record and warning) as JSON')
-    .action(async (file: string, options: { dryRun?: boolean; report?: string }, command: Command) => {
-      const dryRun = options.dryRun ?? false;
-      await withService(
-        async ({ config, logger }) => {
-          // Running instances drop the answers they keep once this process's writes are committed.
-          if (!dryRun) await contentChanges.listen({ logger, databaseUrl: config.databaseUrl });
-          try {
-            const phases = new Map<ImportProgress['phase'], Progress>();
-            let current: Progress | undefined;
-            const report = await importFile(file, {
-              baseId: config.baseId,
-              roleNames: Object.keys(config.roles),
-              dryRun,
-              onProgress: ({ phase, done, total }) => {
-                let display = phases.get(phase);
-                if (!display) {
-                  current?.stop();
-                  display = progressFor(command, phase);
-                  phases.set(phase, display);
-                  current = display;
-                }
-                display.update(done, total);
-              },
-            }).catch((error: unknown) => {
-              throw asCommandFailure(error);
-            });
-            current?.stop();
-            if (options.report) writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
-            const { skipped, warnings, ...counts } = report;
-            const summary = { ...counts, skipped: skipped.length, warnings: warnings.length };
-            const changed = ['persons', 'groups', 'resources'].some((kind) => {
-              const kindCounts = report[kind as 'persons'];
-              return kindCounts.created + kindCounts.updated > 0;
-            });
-            if (!wantsJson(command)) printProblems(command, report);
-            output(command, summary, () =>
-              [
-                changed
-                  ? dryRun
-                    ? 'Dry run: nothing was written.'
-                    : 'Import done.'
-                  : 'Nothing to change: the database holds everything the file describes.',
-                JSON.stringify(summary),
-              ].join('\n'),
-            );
-          } finally {
-            await contentChanges.stop();
-          }
-        },
-        { access: dryRun ? 'read' : 'write' },
-      );
-    });
+    .action(runImport);
 
   program
     .command('export')
     .description('export persons, groups and resources to a transfer file (JSON Lines)')
     .argument('<file>', 'file to write (replaced once complete)')
-    .action(async (file: string, _options: unknown, command: Command) => {
-      await withService(
-        async ({ config }) => {
-          const progress = progressFor(command, 'resources');
-          const report = await exportFile(file, {
-            baseId: config.baseId,
-            onProgress: ({ done, total }) => progress.update(done, total),
-          }).catch((error: unknown) => {
-            throw asCommandFailure(error);
-          });
-          progress.stop();
-          output(command, report, () => JSON.stringify(report));
-        },
-        { access: 'read' },
-      );
-    });
+    .action(runExport);
 }

@@ -210,6 +210,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
+// A group itself: created, changed (managers only) or deleted.
 builder.mutationFields((t) => ({
   saveGroup: t.field({
     type: GroupType,
@@ -263,6 +264,21 @@ builder.mutationFields((t) => ({
     args: { nom: t.arg.string({ description: 'The name.', required: true }) },
     resolve: (_root, args, context) => createGroupFromName(context.viewer, args.nom, auditActor(context)),
   }),
+  deleteGroup: t.field({
+    type: DeletedGroupType,
+    description: 'Deletes a group (managers only).',
+    authScopes: { person: true },
+    errors: { types: [ForbiddenError, GroupNotFoundError] },
+    args: { nom: t.arg.string({ description: 'The group’s name.', required: true }) },
+    resolve: async (_root, args, context) => {
+      const { oid, nom } = await deleteGroup(context.viewer, args.nom, auditActor(context));
+      return { oid, nom };
+    },
+  }),
+}));
+
+// The viewer's own ties to a group: joining and following it, and undoing either.
+builder.mutationFields((t) => ({
   joinGroup: t.field({
     type: GroupType,
     description: 'Joins a group that is open, or that the viewer already belongs to or manages.',
@@ -294,16 +310,5 @@ builder.mutationFields((t) => ({
     errors: { types: [GroupNotFoundError, NotInGroupError] },
     args: { nom: t.arg.string({ description: 'The group’s name.', required: true }) },
     resolve: (_root, args, context) => ignoreGroup(context.viewer, args.nom),
-  }),
-  deleteGroup: t.field({
-    type: DeletedGroupType,
-    description: 'Deletes a group (managers only).',
-    authScopes: { person: true },
-    errors: { types: [ForbiddenError, GroupNotFoundError] },
-    args: { nom: t.arg.string({ description: 'The group’s name.', required: true }) },
-    resolve: async (_root, args, context) => {
-      const { oid, nom } = await deleteGroup(context.viewer, args.nom, auditActor(context));
-      return { oid, nom };
-    },
   }),
 }));

@@ -2,7 +2,7 @@
 import { resolveCursorConnection } from '@pothos/plugin-relay';
 import { type Context, memo } from '../../context.ts';
 import { AuthenticationRequiredError, ForbiddenError, InvalidInputError } from '../../errors.ts';
-import { builder } from '../../graphql/builder.ts';
+import { type BuilderTypes, builder } from '../../graphql/builder.ts';
 import { parseId } from '../../lib/integers.ts';
 import { countResources } from '../../read-model/counts.ts';
 import type { ResourceDocument } from '../../read-model/documents.ts';
@@ -176,20 +176,28 @@ function cursorOid(cursor: string | undefined): number | undefined {
   return oid;
 }
 
+type QueryFieldBuilder = PothosSchemaTypes.QueryFieldBuilder<BuilderTypes, BuilderTypes['Root']>;
+
+/** What a search selects and orders by: the arguments of both its offset and its cursor pages. */
+const searchArgs = (t: QueryFieldBuilder) => ({
+  filters: t.arg({
+    description: 'Filters, all of which a resource must match.',
+    type: [FilterInputType],
+    required: false,
+  }),
+  indexParameters: t.arg({
+    type: [IndexParameterInputType],
+    required: false,
+    description: 'Plain index parameters, after `filters` (REST: the other query parameters).',
+  }),
+  orderBy: t.arg.string({ required: false, description: 'An index; ties are broken by oid.' }),
+  order: t.arg.string({ required: false, description: '`desc` for descending.' }),
+});
+
+// Offset pages of a search: of every resource the viewer may read, or of the viewer's own.
 builder.queryFields((t) => {
-  const searchArgs = {
-    filters: t.arg({
-      description: 'Filters, all of which a resource must match.',
-      type: [FilterInputType],
-      required: false,
-    }),
-    indexParameters: t.arg({
-      type: [IndexParameterInputType],
-      required: false,
-      description: 'Plain index parameters, after `filters` (REST: the other query parameters).',
-    }),
-    orderBy: t.arg.string({ required: false, description: 'An index; ties are broken by oid.' }),
-    order: t.arg.string({ required: false, description: '`desc` for descending.' }),
+  const pageArgs = {
+    ...searchArgs(t),
     start: t.arg.int({ description: 'Offset (default 0). REST: `start` or `skip`.', required: false }),
     nb: t.arg.int({ required: false, description: 'Default `listeNbDefault`, at most `maxSql`.' }),
   };
@@ -200,7 +208,7 @@ builder.queryFields((t) => {
         'Resources the viewer may read, filtered, ordered and paged; `fulltext` ranks by relevance. A resource that is not `indexable` is listed to its authors only.',
       authScopes: { public: true },
       errors: { types: [InvalidInputError] },
-      args: searchArgs,
+      args: pageArgs,
       resolve: (_root, args, context, info) =>
         searchResources(
           context,
@@ -218,7 +226,7 @@ builder.queryFields((t) => {
           ? new AuthenticationRequiredError(PERSONAL_LIST_DENIED)
           : new ForbiddenError(),
       errors: { types: [InvalidInputError] },
-      args: searchArgs,
+      args: pageArgs,
       resolve: (_root, args, context, info) =>
         personalResources(
           context,
@@ -226,69 +234,74 @@ builder.queryFields((t) => {
           documentPartsFor(info, ['items']),
         ),
     }),
-    authorsResources: t.field({
-      type: AuthorsPageType,
-      description: 'Resources of several authors (comma-separated pids), grouped by author.',
-      authScopes: { public: true },
-      errors: { types: [InvalidInputError] },
-      args: {
-        pids: t.arg.string({ description: 'Comma-separated pids of the authors.', required: false }),
-        skip: t.arg.int({ description: 'Offset (default 0).', required: false }),
-        limit: t.arg.int({ required: false, description: 'At most `listeMax` (the default).' }),
-      },
-      resolve: (_root, args, context, info) =>
-        authorsResources(
-          context,
-          args.pids,
-          args.skip,
-          args.limit,
-          documentPartsFor(info, ['authors', 'resources']),
-        ),
-    }),
-    resourceConnection: t.connection(
-      {
-        type: ResourceType,
-        description:
-          'Relay cursor pages over the same search as searchResources (filters, order, visibility); full-text words filter without ranking.',
-        authScopes: { public: true },
-        args: {
-          filters: searchArgs.filters,
-          indexParameters: searchArgs.indexParameters,
-          orderBy: searchArgs.orderBy,
-          order: searchArgs.order,
-        },
-        resolve: async (_root, args, context, info) => {
-          const prepared = await connectionSearch(context, args);
-          const connection = await resolveCursorConnection<Promise<ResourceDocument[]>>(
-            { args, toCursor: (resource) => String(resource.oid), defaultSize: 25, maxSize: 500 },
-            ({ before, after, limit, inverted }) =>
-              searchPageAfter(
-                context,
-                prepared,
-                { after: cursorOid(inverted ? before : after), limit, inverted },
-                documentPartsFor(info, ['edges', 'node']),
-              ),
-          );
-          // Counted only when asked for.
-          return Object.assign(connection, { totalCount: () => countResources(withWords(prepared)) });
-        },
-      },
-      {
-        fields: (connection) => ({
-          totalCount: connection.int({
-            resolve: (parent) => (parent as unknown as { totalCount: () => Promise<number> }).totalCount(),
-          }),
-        }),
-      },
-    ),
-    autocomplete: t.field({
-      type: [SearchFilterType],
-      description:
-        'Vocabulary values (types, categories, levels, relation types, languages, restrictions) matching a prefix.',
-      authScopes: { public: true },
-      errors: { types: [InvalidInputError] },
-      args: { pattern: t.arg.string({ description: 'The start of a value or label.', required: true }) },
-      resolve: (_root, args) => autocomplete(args.pattern),
-    }),
   };
 });
+
+builder.queryFields((t) => ({
+  authorsResources: t.field({
+    type: AuthorsPageType,
+    description: 'Resources of several authors (comma-separated pids), grouped by author.',
+    authScopes: { public: true },
+    errors: { types: [InvalidInputError] },
+    args: {
+      pids: t.arg.string({ description: 'Comma-separated pids of the authors.', required: false }),
+      skip: t.arg.int({ description: 'Offset (default 0).', required: false }),
+      limit: t.arg.int({ required: false, description: 'At most `listeMax` (the default).' }),
+    },
+    resolve: (_root, args, context, info) =>
+      authorsResources(
+        context,
+        args.pids,
+        args.skip,
+        args.limit,
+        documentPartsFor(info, ['authors', 'resources']),
+      ),
+  }),
+}));
+
+// Cursor pages of the same search.
+builder.queryFields((t) => ({
+  resourceConnection: t.connection(
+    {
+      type: ResourceType,
+      description:
+        'Relay cursor pages over the same search as searchResources (filters, order, visibility); full-text words filter without ranking.',
+      authScopes: { public: true },
+      args: searchArgs(t),
+      resolve: async (_root, args, context, info) => {
+        const prepared = await connectionSearch(context, args);
+        const connection = await resolveCursorConnection<Promise<ResourceDocument[]>>(
+          { args, toCursor: (resource) => String(resource.oid), defaultSize: 25, maxSize: 500 },
+          ({ before, after, limit, inverted }) =>
+            searchPageAfter(
+              context,
+              prepared,
+              { after: cursorOid(inverted ? before : after), limit, inverted },
+              documentPartsFor(info, ['edges', 'node']),
+            ),
+        );
+        // Counted only when asked for.
+        return Object.assign(connection, { totalCount: () => countResources(withWords(prepared)) });
+      },
+    },
+    {
+      fields: (connection) => ({
+        totalCount: connection.int({
+          resolve: (parent) => (parent as unknown as { totalCount: () => Promise<number> }).totalCount(),
+        }),
+      }),
+    },
+  ),
+}));
+
+builder.queryFields((t) => ({
+  autocomplete: t.field({
+    type: [SearchFilterType],
+    description:
+      'Vocabulary values (types, categories, levels, relation types, languages, restrictions) matching a prefix.',
+    authScopes: { public: true },
+    errors: { types: [InvalidInputError] },
+    args: { pattern: t.arg.string({ description: 'The start of a value or label.', required: true }) },
+    resolve: (_root, args) => autocomplete(args.pattern),
+  }),
+}));

@@ -315,14 +315,100 @@ function groupsOf(names: string[], groups: ResolvedNames['groups'], warnings: st
   return { oids: found.map((group) => group.oid), names: found.map((group) => group.nom) };
 }
 
+/** What the audit entry says the resource holds: its content, with the names and links as written. */
+function auditedContentOf(scalars: ResourceScalars, written: WrittenNames, links: ResourceLinks) {
+  const { dateMiseAJour: _m, ...auditedScalars } = scalars;
+  return {
+    ...auditedScalars,
+    ...written,
+    categories: links.categories,
+    niveaux: links.niveaux,
+    typePedagogiques: links.typePedagogiques,
+    typeDocumentaires: links.typeDocumentaires,
+    relations: links.relations,
+  };
+}
+
+type AuditedContent = ReturnType<typeof auditedContentOf>;
+
+/**
+ * A creation: its origin the posted one, or its own (a placeholder until its oid exists), and a
+ * fresh read key unless it is public and published.
+ */
+function planCreation(
+  { request, after }: SaveDecision,
+  common: PlanCommon,
+  auditedContent: AuditedContent,
+  publicNow: boolean,
+  fresh: SaveFresh,
+): CreationPlan {
+  return {
+    kind: 'create',
+    ...common,
+    row: {
+      ...common.scalars,
+      dateCreation: fresh.now,
+      origine: after.origine ?? request.baseId,
+      idOrigine: after.idOrigine ?? `pending-${fresh.newReadKey()}`,
+      cle: publicNow ? null : fresh.newReadKey(),
+    },
+    ownOrigin: after.origine === undefined,
+    auditedContent,
+  };
+}
+
+/**
+ * An update: the version bumped (and the previous state archived) when a version trigger changed,
+ * `inc` when that or a text changed; the read key kept, made or dropped; the links and audit changes.
+ */
+function planUpdate(
+  { request, before, after }: SaveDecision,
+  existing: FullResource,
+  common: PlanCommon,
+  auditedContent: AuditedContent,
+  publicNow: boolean,
+  fresh: SaveFresh,
+): UpdatePlan {
+  const versionBump = VERSION_TRIGGERS.some((key) => !sameNormalised(after[key], before?.[key]));
+  const textChanged = INC_TRIGGERS.some((key) => after[key] !== before?.[key]);
+  const origine = after.origine ?? existing.origine;
+  const idOrigine = after.idOrigine ?? existing.idOrigine;
+  const changes = changedFields(
+    { ...before, parametres: before?.parametres ?? {}, enfants: before?.enfants ?? null },
+    { origine, idOrigine, ...auditedContent },
+    sameNormalised,
+  );
+  return {
+    kind: 'update',
+    ...common,
+    oid: existing.oid,
+    row: {
+      ...common.scalars,
+      origine,
+      idOrigine,
+      cle: publicNow ? null : (existing.cle ?? fresh.newReadKey()),
+      version: existing.version + (versionBump ? 1 : 0),
+      inc: existing.inc + (versionBump || textChanged ? 1 : 0),
+      archiveOid: existing.archiveOid,
+    },
+    archive: versionBump
+      ? { version: existing.version, snapshot: storedState(existing, request.baseId) }
+      : null,
+    rewriteWords: textChanged,
+    changedLinks: changedLinks(existing, common.links),
+    previousEnfants: before?.enfants,
+    auditChanges: Object.keys(changes).length > 0 ? changes : null,
+  };
+}
+
 /**
  * The writes of a decided save: names resolved to ids (unknown ones left out, with a warning), a
  * new resource without known authors given to its creator, the row, the archive and version of an
  * update, the read key (none while public and published), and the audit entry.
  */
 export function planSave(decision: SaveDecision, resolved: ResolvedNames, fresh: SaveFresh): SavePlan {
-  const { request, before, after } = decision;
-  const { existing, subject, baseId } = request;
+  const { request, after } = decision;
+  const { existing, subject } = request;
   const warnings = [...request.input.warnings];
 
   const authors = personsOf(after.authors ?? [], 'Auteur', resolved.persons, warnings);
@@ -357,67 +443,16 @@ export function planSave(decision: SaveDecision, resolved: ResolvedNames, fresh:
 
   const scalars = scalarsOf(after, fresh.now);
   const publicNow = isPublicAndPublished({ publie: scalars.publie, restriction: scalars.restriction });
-  const { dateMiseAJour: _m, ...auditedScalars } = scalars;
-  const auditedContent = {
-    ...auditedScalars,
-    ...written,
-    categories: links.categories,
-    niveaux: links.niveaux,
-    typePedagogiques: links.typePedagogiques,
-    typeDocumentaires: links.typeDocumentaires,
-    relations: links.relations,
-  };
-  const common = {
+  const auditedContent = auditedContentOf(scalars, written, links);
+  const common: PlanCommon = {
     warnings,
     scalars,
     links,
     conflictMessage: `Une ressource ${after.origine}/${after.idOrigine} existe déjà`,
   };
-
-  if (!existing) {
-    return {
-      kind: 'create',
-      ...common,
-      row: {
-        ...scalars,
-        dateCreation: fresh.now,
-        origine: after.origine ?? baseId,
-        idOrigine: after.idOrigine ?? `pending-${fresh.newReadKey()}`,
-        cle: publicNow ? null : fresh.newReadKey(),
-      },
-      ownOrigin: after.origine === undefined,
-      auditedContent,
-    };
-  }
-
-  const versionBump = VERSION_TRIGGERS.some((key) => !sameNormalised(after[key], before?.[key]));
-  const textChanged = INC_TRIGGERS.some((key) => after[key] !== before?.[key]);
-  const origine = after.origine ?? existing.origine;
-  const idOrigine = after.idOrigine ?? existing.idOrigine;
-  const changes = changedFields(
-    { ...before, parametres: before?.parametres ?? {}, enfants: before?.enfants ?? null },
-    { origine, idOrigine, ...auditedContent },
-    sameNormalised,
-  );
-  return {
-    kind: 'update',
-    ...common,
-    oid: existing.oid,
-    row: {
-      ...scalars,
-      origine,
-      idOrigine,
-      cle: publicNow ? null : (existing.cle ?? fresh.newReadKey()),
-      version: existing.version + (versionBump ? 1 : 0),
-      inc: existing.inc + (versionBump || textChanged ? 1 : 0),
-      archiveOid: existing.archiveOid,
-    },
-    archive: versionBump ? { version: existing.version, snapshot: storedState(existing, baseId) } : null,
-    rewriteWords: textChanged,
-    changedLinks: changedLinks(existing, links),
-    previousEnfants: before?.enfants,
-    auditChanges: Object.keys(changes).length > 0 ? changes : null,
-  };
+  return existing
+    ? planUpdate(decision, existing, common, auditedContent, publicNow, fresh)
+    : planCreation(decision, common, auditedContent, publicNow, fresh);
 }
 
 /** The audit entry's changes of a creation, once its origin pair is known. */

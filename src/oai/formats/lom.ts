@@ -89,12 +89,11 @@ function typeMappings(resource: HarvestResource): TypeMapping[] {
   ].filter((mapping): mapping is TypeMapping => mapping !== undefined);
 }
 
-function renderLom(resource: HarvestResource, options: LomOptions): string {
-  const language = languageTag(resource.langue);
-  const created = isoDateTime(resource.dateCreation);
-  const levels = unique(resource.niveaux).filter((level) => Object.hasOwn(LEVEL_MAPPING, level));
-
-  // 1 General.
+/**
+ * 1 General: the record's identifiers (this repository's, then the resource's public URL), its
+ * title, language and descriptions, and keywords.
+ */
+function general(resource: HarvestResource, language: string | null, options: LomOptions): string {
   const title = langString(resource.titre, language);
   const descriptions = [resource.resume, resource.description]
     .map((text) => langString(text, language))
@@ -107,7 +106,7 @@ function renderLom(resource: HarvestResource, options: LomOptions): string {
   ]
     .map((label) => langString(label, METADATA_LANGUAGE))
     .filter((text) => text !== '');
-  const general =
+  return (
     element(
       'identifier',
       element('catalog', escapeText(options.repositoryIdentifier)) +
@@ -117,23 +116,20 @@ function renderLom(resource: HarvestResource, options: LomOptions): string {
     (title ? element('title', title) : '') +
     (language ? element('language', language) : '') +
     descriptions.map((text) => element('description', text)).join('') +
-    keywords.map((text) => element('keyword', text)).join('');
+    keywords.map((text) => element('keyword', text)).join('')
+  );
+}
 
-  // 2 Life cycle: authors with the creation date; the repository's contributors (people given the
-  // right to edit) have no LOMv1.0 role of their own and no date.
-  const lifeCycle =
-    contribute('author', resource.authors, created) + contribute('unknown', resource.contributors, null);
+/** 3 Meta-metadata: says which language our labels are in. */
+const META_METADATA = element('metadataSchema', LOM_SOURCE) + element('language', METADATA_LANGUAGE);
 
-  // 3 Meta-metadata: says which language our labels are in.
-  const metaMetadata = element('metadataSchema', LOM_SOURCE) + element('language', METADATA_LANGUAGE);
-
-  // 4 Technical: where the resource itself is.
-  const location = content(resource.adresse ?? '') ?? content(resource.publicUrl);
-  const technical = location ? element('location', location) : '';
-
-  // 5 Educational.
+/**
+ * 5 Educational: the learning resource types (LOMv1.0's, then ScoLOMFR's), the contexts and typical
+ * age ranges of the levels, the language.
+ */
+function educational(resource: HarvestResource, levels: string[], language: string | null): string {
   const types = typeMappings(resource);
-  const educational =
+  return (
     unique(types.flatMap((type) => (type.lom ? [type.lom] : [])))
       .map((value) => vocabulary('learningResourceType', LOM_SOURCE, value))
       .join('') +
@@ -146,14 +142,17 @@ function renderLom(resource: HarvestResource, options: LomOptions): string {
     ageRanges(levels)
       .map((range) => element('typicalAgeRange', langString(range, 'x-none')))
       .join('') +
-    (language ? element('language', language) : '');
+    (language ? element('language', language) : '')
+  );
+}
 
-  // 6 Rights: the same for every exposed (public) resource; see RIGHTS_DESCRIPTION.
-  const rights =
-    vocabulary('cost', LOM_SOURCE, 'no') +
-    element('description', langString(RIGHTS_DESCRIPTION, METADATA_LANGUAGE));
+/** 6 Rights: the same for every exposed (public) resource; see RIGHTS_DESCRIPTION. */
+const RIGHTS =
+  vocabulary('cost', LOM_SOURCE, 'no') +
+  element('description', langString(RIGHTS_DESCRIPTION, METADATA_LANGUAGE));
 
-  // 9 Classification: the levels as ScoLOMFR taxon paths, broadest taxon first.
+/** 9 Classification: the levels as ScoLOMFR taxon paths, broadest taxon first; '' without levels. */
+function classification(levels: string[]): string {
   const taxonPaths = levels.map((level) =>
     element(
       'taxonPath',
@@ -165,26 +164,40 @@ function renderLom(resource: HarvestResource, options: LomOptions): string {
           .join(''),
     ),
   );
-  const classification =
-    taxonPaths.length > 0
-      ? element(
-          'classification',
-          vocabulary('purpose', LOM_SOURCE, 'educational level') +
-            taxonPaths.join('') +
-            element('description', langString(labels(levels, LEVELS).join(', '), METADATA_LANGUAGE)),
-        )
-      : '';
+  if (taxonPaths.length === 0) return '';
+  return element(
+    'classification',
+    vocabulary('purpose', LOM_SOURCE, 'educational level') +
+      taxonPaths.join('') +
+      element('description', langString(labels(levels, LEVELS).join(', '), METADATA_LANGUAGE)),
+  );
+}
 
+/** A record's LOM, its categories in the binding's order (empty ones left out). */
+function renderLom(resource: HarvestResource, options: LomOptions): string {
+  const language = languageTag(resource.langue);
+  const levels = unique(resource.niveaux).filter((level) => Object.hasOwn(LEVEL_MAPPING, level));
+
+  // 2 Life cycle: authors with the creation date; the repository's contributors (people given the
+  // right to edit) have no LOMv1.0 role of their own and no date.
+  const lifeCycle =
+    contribute('author', resource.authors, isoDateTime(resource.dateCreation)) +
+    contribute('unknown', resource.contributors, null);
+
+  // 4 Technical: where the resource itself is.
+  const location = content(resource.adresse ?? '') ?? content(resource.publicUrl);
+
+  const educationalCategory = educational(resource, levels, language);
   return (
     `<lom xmlns="${LOM_NAMESPACE}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"` +
     ` xsi:schemaLocation="${LOM_NAMESPACE} ${LOM_SCHEMA}">` +
-    element('general', general) +
+    element('general', general(resource, language, options)) +
     (lifeCycle ? element('lifeCycle', lifeCycle) : '') +
-    element('metaMetadata', metaMetadata) +
-    (technical ? element('technical', technical) : '') +
-    (educational ? element('educational', educational) : '') +
-    element('rights', rights) +
-    classification +
+    element('metaMetadata', META_METADATA) +
+    (location ? element('technical', element('location', location)) : '') +
+    (educationalCategory ? element('educational', educationalCategory) : '') +
+    element('rights', RIGHTS) +
+    classification(levels) +
     '</lom>'
   );
 }
