@@ -1,17 +1,16 @@
 /**
  * Builds the Express router of the legacy routes from the route table, and the JSON 404 of `/api`.
  */
-import type cors from 'cors';
 import etag from 'etag';
 import { type Request, type Response, Router } from 'express';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import { RETRY_AFTER_SECONDS } from '../db/availability.ts';
 import { DomainError, messages, statusOf } from '../errors.ts';
+import { type CorsFactory, DEFAULT_METHODS } from '../http/cors.ts';
 import { addWarning } from '../lib/warning.ts';
 import type { OperationRunner } from './execute.ts';
 import { failure, toLegacyResponse } from './legacy-response.ts';
 import {
-  DEFAULT_METHODS,
   type LegacyRoute,
   type OperationRoute,
   PUBLIC_CACHE_CONTROL,
@@ -121,10 +120,7 @@ function sendLegacy(res: Response, { status, body, headers }: Answer): void {
  * OPTIONS answers OK with the route's methods. CORS headers are added when the origin is allowed;
  * otherwise the cors middleware passes on and we answer without them.
  */
-function preflightHandler(
-  corsFor: (allowMethods?: string) => ReturnType<typeof cors>,
-  allowMethods = DEFAULT_METHODS,
-) {
+function preflightHandler(corsFor: CorsFactory, allowMethods = DEFAULT_METHODS) {
   const withCors = corsFor(allowMethods);
   return (req: Request, res: Response) =>
     withCors(req, res, () => {
@@ -156,7 +152,7 @@ export function buildLegacyRouter(
   routes: readonly LegacyRoute[],
   operations: ReadonlyMap<string, DocumentNode>,
   runOperation: OperationRunner,
-  corsFor: (allowMethods?: string) => ReturnType<typeof cors>,
+  corsFor: CorsFactory,
 ): Router {
   // Routes by dispatch key, each group in the table's order (routes of two groups never match
   // the same path, so the order between groups does not matter).
