@@ -5,7 +5,7 @@
  *        (helmet) → compression
  *        → `/`, /healthz, /readyz (src/http/probes.ts)
  *        → /api/docs, /api/openapi.json (src/rest/api-docs.ts)
- *        → /oai: the OAI-PMH data provider (src/oai/router.ts)
+ *        → /oai: the OAI-PMH data provider (src/oai/mount.ts)
  *        → /metrics
  *        → /api, /groupe, /graphql: CORS → body parsers (size limits for every content type)
  *          → hostile-input check → session (src/http/request-pipeline.ts)
@@ -36,22 +36,19 @@ import { mountGraphQL } from './http/graphql-endpoint.ts';
 import { isPolled, mountProbes } from './http/probes.ts';
 import { parseQueryString } from './http/query-string.ts';
 import { mountRequestPipeline } from './http/request-pipeline.ts';
-import { allowCrossOriginReads, securityHeaders } from './http/security-headers.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { lazySessions } from './http/sessions.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { logRequests } from './logging/request-log.ts';
-import { metadataFormats } from './oai/formats/index.ts';
-import { createGraphQLHarvestSource, loadHarvestOperations } from './oai/graphql-source.ts';
+import { loadHarvestOperations } from './oai/graphql-source.ts';
+import { mountOai } from './oai/mount.ts';
 import { oaiPathItem } from './oai/openapi.ts';
-import { createOaiRouter, OAI_PATH } from './oai/router.ts';
 import { oaiSettings } from './oai/settings.ts';
 import { createMetrics, metricsHandler, observeRequests } from './observability/metrics.ts';
-import { apiDocsRouter } from './rest/api-docs.ts';
+import { mountApiDocs } from './rest/api-docs.ts';
 import { createOperationRunner, type OperationRunner } from './rest/execute.ts';
-import { buildOpenApiDocument } from './rest/openapi.ts';
 import { loadOperations } from './rest/operations.ts';
-import { buildLegacyRouter } from './rest/router.ts';
-import { legacyRoutes, routeDomains } from './rest/routes/index.ts';
+import { mountRest } from './rest/router.ts';
 import { createAbuseLimits } from './security/abuse-limits.ts';
 
 export interface AppOptions {
@@ -94,48 +91,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.use(securityHeaders());
   app.use(compressAnswers());
   mountProbes(app, config, services.database);
-
-  // The API documentation: static, the same for every caller (no session, no CORS, no body).
-  app.use(
-    apiDocsRouter((version) =>
-      buildOpenApiDocument({
-        domains: routeDomains,
-        operations: gateway.operations,
-        schema: gateway.yoga.getEnveloped().schema,
-        baseUrl: config.baseUrl,
-        sessionCookie: config.session.cookieName,
-        version,
-        configured: {
-          repositories: [config.baseId, ...config.peers.map((peer) => peer.baseId)],
-          peers: config.peers.map((peer) => peer.baseId),
-        },
-        oai: { pathItem: oaiPathItem(harvest.repositoryIdentifier) },
-      }),
-    ),
-  );
-
-  // The OAI-PMH data provider (docs/oai-pmh.md): public XML for harvesters, the same for every
-  // caller, so no session, no credentials and any origin. Each request's source runs the harvest
-  // operations in that request's server context, as REST does: the gateway decides what is exposed.
-  app.use(OAI_PATH, (_req, res, next) => {
-    allowCrossOriginReads(res);
-    next();
+  mountApiDocs(app, config, {
+    operations: gateway.operations,
+    schema: () => gateway.yoga.getEnveloped().schema,
+    oaiPathItem: oaiPathItem(harvest.repositoryIdentifier),
   });
-  app.use(
-    createOaiRouter({
-      source: (req, res) =>
-        createGraphQLHarvestSource(
-          (name, variables) => gateway.runHarvestOperation(name, variables, { req, res }),
-          { baseUrl: config.baseUrl, baseId: config.baseId },
-        ),
-      formats: metadataFormats({ repositoryIdentifier: harvest.repositoryIdentifier }),
-      settings: harvest,
-    }),
-  );
+  mountOai(app, config, harvest, gateway.runHarvestOperation);
   if (services.metrics) app.get('/metrics', metricsHandler(services.metrics, config.metrics));
   mountRequestPipeline(app, config, corsFor, lazySessions(config, secret, sessionStore));
   mountGraphQL(app, gateway);
-  app.use(buildLegacyRouter(legacyRoutes, gateway.operations, gateway.runOperation, corsFor));
+  mountRest(app, gateway.operations, gateway.runOperation, corsFor);
   mountErrorHandlers(app, services.database);
 
   return {

@@ -1,8 +1,9 @@
 /**
- * Builds the Express router of the legacy routes from the route table, and the JSON 404 of `/api`.
+ * The legacy routes: the Express router built from the route table, with the JSON 404 of `/api`,
+ * and its place in the app.
  */
 import etag from 'etag';
-import { type Request, type Response, Router } from 'express';
+import { type Express, type Request, type Response, Router } from 'express';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import { RETRY_AFTER_SECONDS } from '../db/availability.ts';
 import { DomainError, messages, statusOf } from '../errors.ts';
@@ -16,6 +17,7 @@ import {
   PUBLIC_CACHE_CONTROL,
   type RequestParts,
 } from './route-table.ts';
+import { legacyRoutes } from './routes/index.ts';
 
 function requestParts(req: Request): RequestParts {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
@@ -200,4 +202,14 @@ export function buildLegacyRouter(
     res.status(404).json({ success: false, error: messages.pageNotFound });
   });
   return router;
+}
+
+/** The legacy routes of the route table (src/rest/routes/), after the request pipeline. */
+export function mountRest(
+  app: Express,
+  operations: ReadonlyMap<string, DocumentNode>,
+  runOperation: OperationRunner,
+  corsFor: CorsFactory,
+): void {
+  app.use(buildLegacyRouter(legacyRoutes, operations, runOperation, corsFor));
 }
