@@ -23,7 +23,7 @@ export interface SessionHandle {
 
 /**
  * A request that came without the session cookie has no session until it needs one
- * (src/app.ts): `startSession` gives it a new one, as the session middleware would have.
+ * (src/http/sessions.ts): `startSession` gives it a new one, as the session middleware would have.
  */
 export interface SessionStarter {
   startSession?: () => Promise<void>;

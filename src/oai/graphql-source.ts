@@ -73,11 +73,61 @@ type RecordFields = HeaderFields & { resource?: MetadataFields | null };
 
 type Union<T> = (T & { __typename: string }) | { __typename: string; code: string; message: string };
 
+/** Where the repository is: a resource's `rid` and public page are made from it. */
+interface RepositoryAddress {
+  /** `baseUrl` without its trailing slashes. */
+  base: string;
+  baseId: string;
+}
+
+/** The success member of a result union, or the error it holds, thrown. */
+function success<T>(name: string, value: Union<T>): T {
+  if ('code' in value && 'message' in value && typeof value.code === 'string') {
+    throw new HarvestSourceError(`${name}: ${value.message}`, value.code);
+  }
+  return value as T;
+}
+
+const selectionVariables = (selection: HarvestSelection) => ({
+  from: selection.from?.toISOString() ?? null,
+  until: selection.until?.toISOString() ?? null,
+  set: selection.set ?? null,
+});
+
+const toResource = (fields: MetadataFields, { base, baseId }: RepositoryAddress): HarvestResource => ({
+  oid: fields.oid,
+  rid: `${baseId}/${fields.oid}`,
+  titre: fields.titre,
+  resume: fields.resume,
+  description: fields.description,
+  langue: fields.langue,
+  type: fields.type,
+  niveaux: fields.niveaux,
+  categories: fields.categories,
+  typePedagogiques: fields.typePedagogiques,
+  typeDocumentaires: fields.typeDocumentaires,
+  dateCreation: new Date(fields.dateCreation),
+  adresse: fields.address,
+  publicUrl: `${base}/api/public/${fields.oid}`,
+  authors: fields.authors.map(({ pid, nom, prenom }) => ({ pid, nom, prenom })),
+  contributors: fields.contributors.map(({ pid, nom, prenom }) => ({ pid, nom, prenom })),
+});
+
+const toRecord = (fields: RecordFields, address: RepositoryAddress): HarvestRecord => ({
+  header: {
+    oid: fields.oid,
+    datestamp: new Date(fields.datestamp),
+    deleted: fields.deleted,
+    setSpecs: fields.setSpecs,
+  },
+  resource: fields.resource ? toResource(fields.resource, address) : null,
+});
+
 export function createGraphQLHarvestSource(
   runOperation: HarvestOperationRunner,
   { baseUrl, baseId }: { baseUrl: string; baseId: string },
 ): HarvestSource {
-  const base = baseUrl.replace(/\/+$/, '');
+  const address: RepositoryAddress = { base: baseUrl.replace(/\/+$/, ''), baseId };
 
   async function result<T>(name: string, variables: Record<string, unknown> = {}): Promise<T> {
     const answer = await runOperation(name, variables);
@@ -86,49 +136,6 @@ export function createGraphQLHarvestSource(
     }
     return (answer.data as { result: T }).result;
   }
-
-  /** The success member of a result union, or the error it holds, thrown. */
-  function success<T>(name: string, value: Union<T>): T {
-    if ('code' in value && 'message' in value && typeof value.code === 'string') {
-      throw new HarvestSourceError(`${name}: ${value.message}`, value.code);
-    }
-    return value as T;
-  }
-
-  const toResource = (fields: MetadataFields): HarvestResource => ({
-    oid: fields.oid,
-    rid: `${baseId}/${fields.oid}`,
-    titre: fields.titre,
-    resume: fields.resume,
-    description: fields.description,
-    langue: fields.langue,
-    type: fields.type,
-    niveaux: fields.niveaux,
-    categories: fields.categories,
-    typePedagogiques: fields.typePedagogiques,
-    typeDocumentaires: fields.typeDocumentaires,
-    dateCreation: new Date(fields.dateCreation),
-    adresse: fields.address,
-    publicUrl: `${base}/api/public/${fields.oid}`,
-    authors: fields.authors.map(({ pid, nom, prenom }) => ({ pid, nom, prenom })),
-    contributors: fields.contributors.map(({ pid, nom, prenom }) => ({ pid, nom, prenom })),
-  });
-
-  const toRecord = (fields: RecordFields): HarvestRecord => ({
-    header: {
-      oid: fields.oid,
-      datestamp: new Date(fields.datestamp),
-      deleted: fields.deleted,
-      setSpecs: fields.setSpecs,
-    },
-    resource: fields.resource ? toResource(fields.resource) : null,
-  });
-
-  const selectionVariables = (selection: HarvestSelection) => ({
-    from: selection.from?.toISOString() ?? null,
-    until: selection.until?.toISOString() ?? null,
-    set: selection.set ?? null,
-  });
 
   return {
     async earliestDatestamp() {
@@ -148,7 +155,7 @@ export function createGraphQLHarvestSource(
           limit: request.limit,
         }),
       );
-      return { records: page.records.map(toRecord), hasMore: page.hasMore };
+      return { records: page.records.map((fields) => toRecord(fields, address)), hasMore: page.hasMore };
     },
 
     async count(selection: HarvestSelection) {
@@ -158,7 +165,7 @@ export function createGraphQLHarvestSource(
 
     async record(oid: number) {
       const fields = await result<RecordFields | null>('OaiRecord', { oid });
-      return fields && toRecord(fields);
+      return fields && toRecord(fields, address);
     },
   };
 }

@@ -125,3 +125,7 @@ export function resumptionTokenXml(token: TokenElement): string {
   const expiration = token.expirationDate ? ` expirationDate="${formatDatestamp(token.expirationDate)}"` : '';
   return `<resumptionToken${expiration} completeListSize="${token.completeListSize}" cursor="${token.cursor}">${escapeText(token.token)}</resumptionToken>`;
 }
+
+/** A list verb's element: one page of items, and the page's resumptionToken element when it has one. */
+export const listXml = (verb: string, items: readonly string[], token: TokenElement | undefined) =>
+  `<${verb}>${items.join('')}${token ? resumptionTokenXml(token) : ''}</${verb}>`;

@@ -1,39 +1,32 @@
 /**
- * The OAI-PMH 2.0 data provider at `/oai` (GET, and POST of a form, §3.1.1): six verbs over a
- * HarvestSource, in the MetadataFormats given. Protocol errors are answered with HTTP 200 and
- * `<error>` elements (§3.1.2.1, §3.6); HTTP statuses are kept for what is not OAI-PMH at all (a
- * method other than GET and POST, a POST body that is not a form, a body too large).
- *
- * Decisions (docs/oai-pmh.md):
- * - `resumptionToken` with any other argument but the verb is badArgument: it is an exclusive
- *   argument, and an argument illegal with another is what badArgument names (§3.6).
- * - A well-formed `set` no record is in is noRecordsMatch, as any selection matching nothing (a set
- *   may come to exist later: a new category); a malformed one is badArgument. noSetHierarchy only
- *   when the source has no set at all (ListSets cannot be empty, by the schema).
- * - noMetadataFormats is never answered: every format applies to every record, and a deleted
- *   record's header is disseminated in every format. The provider refuses to start without oai_dc,
- *   which the protocol requires of every item (§3.4).
- * - earliestDatestamp of an empty repository: the Unix epoch, a lower bound true on every instance
- *   and across restarts (a start time would differ between instances behind one address).
- * - A resumed page that finds nothing (the rest of the list left the selection meanwhile) is
- *   noRecordsMatch: the schema forbids an empty list.
+ * The OAI-PMH 2.0 data provider's HTTP side at `/oai` (GET, and POST of a form, §3.1.1): a request
+ * becomes the arguments of a verb, the verb is the provider's (src/oai/provider.ts), and its answer
+ * is rendered as XML (src/oai/responses.ts). Protocol errors are answered with HTTP 200 and `<error>`
+ * elements (§3.1.2.1, §3.6); HTTP statuses are kept for what is not OAI-PMH at all (a method other
+ * than GET and POST, a POST body that is not a form, a body too large).
  */
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
-import { type OaiRequest, parseArguments, type Selection } from './arguments.ts';
-import { echoesArguments, type OaiError, oaiError } from './errors.ts';
+import { type OaiRequest, parseArguments } from './arguments.ts';
+import { echoesArguments, oaiError } from './errors.ts';
 import type { HarvestSource, MetadataFormat } from './harvest-source.ts';
-import { parseIdentifier, REPOSITORY_IDENTIFIER } from './identifier.ts';
+import {
+  createOaiProvider,
+  describeRepository,
+  isRefusal,
+  type OaiAnswer,
+  type OaiProvider,
+  type OaiRefusal,
+} from './provider.ts';
 import {
   envelope,
   errorsXml,
   headerXml,
   identifyXml,
+  listXml,
   metadataFormatsXml,
   recordXml,
-  resumptionTokenXml,
   setsXml,
 } from './responses.ts';
-import { type ListVerb, ResumptionTokens, type TokenState } from './resumption-token.ts';
 import type { OaiSettings } from './settings.ts';
 
 export interface OaiRouterOptions {
@@ -52,7 +45,7 @@ const FORM = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 /** OAI-PMH arguments are a few short values; a larger form is not a harvester's. */
 const FORM_LIMIT = '16kb';
 
-type Outcome = { body: string } | { errors: OaiError[] };
+type Outcome = { body: string } | OaiRefusal;
 
 const pairsOf = (text: string): [string, string][] => [...new URLSearchParams(text)];
 
@@ -65,225 +58,79 @@ const queryOf = (req: Request) => {
 const hasBody = (req: Request) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
-function checkOptions({ formats, settings }: OaiRouterOptions): void {
-  const prefixes = formats.map((format) => format.metadataPrefix);
-  if (!prefixes.includes('oai_dc')) throw new Error('OAI-PMH: the oai_dc format is required (§3.4)');
-  if (new Set(prefixes).size !== prefixes.length)
-    throw new Error('OAI-PMH: two formats share a metadataPrefix');
-  if (!REPOSITORY_IDENTIFIER.test(settings.repositoryIdentifier)) {
-    throw new Error(
-      `OAI-PMH: "${settings.repositoryIdentifier}" is not a repository identifier (a domain name)`,
-    );
-  }
-  if (settings.adminEmails.length === 0) throw new Error('OAI-PMH: Identify needs at least one adminEmail');
-  if (!Number.isInteger(settings.pageSize) || settings.pageSize < 1)
-    throw new Error('OAI-PMH: pageSize must be positive');
-}
+const rendered = <Model extends object>(answer: OaiAnswer<Model>, xml: (model: Model) => string): Outcome =>
+  isRefusal(answer) ? answer : { body: xml(answer) };
 
-export function createOaiRouter(options: OaiRouterOptions): Router {
-  checkOptions(options);
-  const { settings } = options;
-  const sourceOf = (req: Request, res: Response): HarvestSource =>
-    typeof options.source === 'function' ? options.source(req, res) : options.source;
-  const formats = new Map(options.formats.map((format) => [format.metadataPrefix, format]));
-  const tokens = new ResumptionTokens(settings.secret);
-  const clock = settings.now ?? (() => new Date());
-  const lifetimeMs = settings.tokenLifetimeSeconds * 1000;
-  const { repositoryIdentifier } = settings;
-
-  async function list(
-    source: HarvestSource,
-    request: Extract<OaiRequest, { verb: ListVerb }>,
-    now: Date,
-  ): Promise<Outcome> {
-    let state: Omit<TokenState, 'expires'>;
-    let selection: Selection;
-    let resumed = false;
-    if (request.resumptionToken !== undefined) {
-      const read = tokens.read(request.resumptionToken, now);
-      if ('refused' in read) return { errors: [oaiError('badResumptionToken', read.refused)] };
-      if (read.state.verb !== request.verb) {
-        return {
-          errors: [
-            oaiError(
-              'badResumptionToken',
-              `The resumptionToken continues a ${read.state.verb}, not a ${request.verb}.`,
-            ),
-          ],
-        };
-      }
-      if (!formats.has(read.state.metadataPrefix)) {
-        return {
-          errors: [
-            oaiError('badResumptionToken', 'The resumptionToken names a format no longer disseminated.'),
-          ],
-        };
-      }
-      state = read.state;
-      selection = {
-        ...(state.from === undefined ? {} : { from: new Date(state.from) }),
-        ...(state.until === undefined ? {} : { until: new Date(state.until) }),
-        ...(state.set === undefined ? {} : { set: state.set }),
-      };
-      resumed = true;
-    } else {
-      const prefix = request.metadataPrefix!;
-      if (!formats.has(prefix)) {
-        return {
-          errors: [oaiError('cannotDisseminateFormat', `"${prefix}" is not a format of this repository.`)],
-        };
-      }
-      selection = request.selection;
-      const completeListSize = await source.count(selection);
-      if (completeListSize === 0) {
-        return { errors: [oaiError('noRecordsMatch', 'No record matches these arguments.')] };
-      }
-      state = {
-        verb: request.verb,
-        metadataPrefix: prefix,
-        ...(selection.from ? { from: selection.from.getTime() } : {}),
-        ...(selection.until ? { until: selection.until.getTime() } : {}),
-        ...(selection.set === undefined ? {} : { set: selection.set }),
-        afterOid: 0,
-        cursor: 0,
-        completeListSize,
-      };
-    }
-    const format = formats.get(state.metadataPrefix)!;
-    const withMetadata = request.verb === 'ListRecords';
-    const page = await source.page({
-      ...selection,
-      ...(state.afterOid > 0 ? { afterOid: state.afterOid } : {}),
-      limit: settings.pageSize,
-      withMetadata,
-    });
-    if (page.records.length === 0) {
-      return { errors: [oaiError('noRecordsMatch', 'No record matches these arguments any more.')] };
-    }
-    const items = page.records.map((record) =>
-      withMetadata
-        ? recordXml(repositoryIdentifier, record, format)
-        : headerXml(repositoryIdentifier, record.header),
-    );
-    let token = '';
-    if (page.hasMore) {
-      const expires = now.getTime() + lifetimeMs;
-      token = resumptionTokenXml({
-        token: tokens.issue({
-          ...state,
-          afterOid: page.records.at(-1)!.header.oid,
-          cursor: state.cursor + page.records.length,
-          expires,
-        }),
-        expirationDate: new Date(expires),
-        completeListSize: state.completeListSize,
-        cursor: state.cursor,
-      });
-    } else if (resumed) {
-      // §3.5: the response that completes an incomplete list carries an empty token.
-      token = resumptionTokenXml({
-        token: '',
-        completeListSize: state.completeListSize,
-        cursor: state.cursor,
-      });
-    }
-    return { body: `<${request.verb}>${items.join('')}${token}</${request.verb}>` };
-  }
-
-  async function execute(source: HarvestSource, request: OaiRequest, now: Date): Promise<Outcome> {
-    switch (request.verb) {
-      case 'Identify':
-        return {
-          body: identifyXml({
-            repositoryName: settings.repositoryName,
-            baseUrl: settings.baseUrl,
-            adminEmails: settings.adminEmails,
-            earliestDatestamp: (await source.earliestDatestamp()) ?? new Date(0),
-            compression: settings.compression ?? [],
-            repositoryIdentifier,
-            sampleOid: 1,
-          }),
-        };
-      case 'ListMetadataFormats': {
-        if (request.identifier !== undefined) {
-          const oid = parseIdentifier(repositoryIdentifier, request.identifier);
-          if (oid === null || !(await source.record(oid))) {
-            return {
-              errors: [
-                oaiError('idDoesNotExist', `"${request.identifier}" is not an item of this repository.`),
-              ],
-            };
-          }
-        }
-        return { body: metadataFormatsXml([...formats.values()]) };
-      }
-      case 'ListSets': {
-        if (request.resumptionToken !== undefined) {
-          return {
-            errors: [
-              oaiError(
-                'badResumptionToken',
-                'ListSets is answered whole: this repository issues no token for it.',
-              ),
-            ],
-          };
-        }
-        const sets = await source.sets();
-        if (sets.length === 0) return { errors: [oaiError('noSetHierarchy', 'This repository has no set.')] };
-        return { body: setsXml(sets) };
-      }
-      case 'GetRecord': {
-        const errors: OaiError[] = [];
-        const format = formats.get(request.metadataPrefix);
-        if (!format) {
-          errors.push(
-            oaiError(
-              'cannotDisseminateFormat',
-              `"${request.metadataPrefix}" is not a format of this repository.`,
-            ),
-          );
-        }
-        const oid = parseIdentifier(repositoryIdentifier, request.identifier);
-        const record = oid === null ? null : await source.record(oid);
-        if (!record) {
-          errors.push(
-            oaiError('idDoesNotExist', `"${request.identifier}" is not an item of this repository.`),
-          );
-        }
-        if (errors.length > 0 || !format || !record) return { errors };
-        return { body: `<GetRecord>${recordXml(repositoryIdentifier, record, format)}</GetRecord>` };
-      }
-      default:
-        return list(source, request, now);
-    }
-  }
-
-  /** Every OAI-PMH answer, errors included, is HTTP 200 (§3.1.2.1, §3.6). */
-  async function answer(source: HarvestSource, pairs: [string, string][], res: Response): Promise<void> {
-    const now = clock();
-    const parsed = parseArguments(pairs);
-    const outcome: Outcome =
-      'errors' in parsed ? { errors: parsed.errors } : await execute(source, parsed.request, now);
-    const echo = 'errors' in outcome && !echoesArguments(outcome.errors) ? [] : parsed.echo;
-    const body = 'body' in outcome ? outcome.body : errorsXml(outcome.errors);
-    res
-      .status(200)
-      .type(CONTENT_TYPE)
-      .send(envelope({ responseDate: now, baseUrl: settings.baseUrl, echo }, body));
-  }
-
-  /** Not a request OAI-PMH can read: its HTTP status, and an OAI-PMH badArgument saying why. */
-  function refuse(res: Response, status: number, message: string): void {
-    res
-      .status(status)
-      .type(CONTENT_TYPE)
-      .send(
-        envelope(
-          { responseDate: clock(), baseUrl: settings.baseUrl, echo: [] },
-          errorsXml([oaiError('badArgument', message)]),
+/** The verb's answer: the XML of its element, or the errors that replace it. */
+async function answerVerb(
+  provider: OaiProvider,
+  request: OaiRequest,
+  now: Date,
+  repositoryIdentifier: string,
+): Promise<Outcome> {
+  switch (request.verb) {
+    case 'Identify':
+      return { body: identifyXml(await provider.identify()) };
+    case 'ListMetadataFormats':
+      return rendered(await provider.listMetadataFormats(request), ({ formats }) =>
+        metadataFormatsXml(formats),
+      );
+    case 'ListSets':
+      return rendered(await provider.listSets(request), ({ sets }) => setsXml(sets));
+    case 'GetRecord':
+      return rendered(
+        await provider.getRecord(request),
+        ({ record, format }) => `<GetRecord>${recordXml(repositoryIdentifier, record, format)}</GetRecord>`,
+      );
+    case 'ListIdentifiers':
+      return rendered(await provider.listIdentifiers(request, now), ({ headers, resumptionToken }) =>
+        listXml(
+          'ListIdentifiers',
+          headers.map((header) => headerXml(repositoryIdentifier, header)),
+          resumptionToken,
+        ),
+      );
+    case 'ListRecords':
+      return rendered(await provider.listRecords(request, now), ({ records, format, resumptionToken }) =>
+        listXml(
+          'ListRecords',
+          records.map((record) => recordXml(repositoryIdentifier, record, format)),
+          resumptionToken,
         ),
       );
   }
+}
+
+export function createOaiRouter(options: OaiRouterOptions): Router {
+  const repository = describeRepository(options.formats, options.settings);
+  const { settings } = options;
+  const providerFor = (req: Request, res: Response): OaiProvider =>
+    createOaiProvider(
+      typeof options.source === 'function' ? options.source(req, res) : options.source,
+      repository,
+    );
+  const clock = settings.now ?? (() => new Date());
+  const send = (res: Response, status: number, now: Date, echo: readonly [string, string][], body: string) =>
+    res
+      .status(status)
+      .type(CONTENT_TYPE)
+      .send(envelope({ responseDate: now, baseUrl: settings.baseUrl, echo }, body));
+
+  /** Every OAI-PMH answer, errors included, is HTTP 200 (§3.1.2.1, §3.6). */
+  async function answer(provider: OaiProvider, pairs: [string, string][], res: Response): Promise<void> {
+    const now = clock();
+    const parsed = parseArguments(pairs);
+    const outcome: Outcome =
+      'errors' in parsed
+        ? { errors: parsed.errors }
+        : await answerVerb(provider, parsed.request, now, settings.repositoryIdentifier);
+    const echo = isRefusal(outcome) && !echoesArguments(outcome.errors) ? [] : parsed.echo;
+    send(res, 200, now, echo, isRefusal(outcome) ? errorsXml(outcome.errors) : outcome.body);
+  }
+
+  /** Not a request OAI-PMH can read: its HTTP status, and an OAI-PMH badArgument saying why. */
+  const refuse = (res: Response, status: number, message: string) =>
+    send(res, status, clock(), [], errorsXml([oaiError('badArgument', message)]));
 
   const readForm = express.text({
     type: (req) => FORM.test(req.headers['content-type'] ?? ''),
@@ -293,7 +140,7 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
   router
     .route(OAI_PATH)
     .get(async (req, res) => {
-      await answer(sourceOf(req, res), pairsOf(queryOf(req)), res);
+      await answer(providerFor(req, res), pairsOf(queryOf(req)), res);
     })
     .post(
       (req, res, next) => {
@@ -305,7 +152,7 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
       async (req, res) => {
         // Arguments of the query string count too: a value given in both is a repeated argument.
         const body = typeof req.body === 'string' ? req.body : '';
-        await answer(sourceOf(req, res), [...pairsOf(queryOf(req)), ...pairsOf(body)], res);
+        await answer(providerFor(req, res), [...pairsOf(queryOf(req)), ...pairsOf(body)], res);
       },
     )
     .all((_req, res) => {

@@ -16,9 +16,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { type Request, type Response, Router } from 'express';
+import { type Express, type Request, type Response, Router } from 'express';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { Config } from '../config.ts';
 import { htmlPageHeaders } from '../http/security-headers.ts';
 import { streamBody } from '../http/stream-body.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { routeDomains } from './routes/index.ts';
 
 const DOCS = '/api/docs';
 
@@ -169,4 +173,35 @@ export function apiDocsRouter(buildDocument: (version: string) => Record<string,
   router.get('/openapi.json', (_req, res) => res.redirect(302, '/api/openapi.json'));
   router.get('/docs', (_req, res) => res.redirect(302, DOCS));
   return router;
+}
+
+/** What the document is made of besides the route table and the configuration. */
+export interface ApiDocsSources {
+  /** The named operations the routes run. */
+  operations: ReadonlyMap<string, DocumentNode>;
+  /** The schema as the gateway serves it, read when the document is first asked for. */
+  schema: () => GraphQLSchema;
+  /** `/oai`'s path item (src/oai/openapi.ts). */
+  oaiPathItem: Record<string, unknown>;
+}
+
+/** The API documentation: static, the same for every caller (no session, no CORS, no body). */
+export function mountApiDocs(app: Express, config: Config, sources: ApiDocsSources): void {
+  app.use(
+    apiDocsRouter((version) =>
+      buildOpenApiDocument({
+        domains: routeDomains,
+        operations: sources.operations,
+        schema: sources.schema(),
+        baseUrl: config.baseUrl,
+        sessionCookie: config.session.cookieName,
+        version,
+        configured: {
+          repositories: [config.baseId, ...config.peers.map((peer) => peer.baseId)],
+          peers: config.peers.map((peer) => peer.baseId),
+        },
+        oai: { pathItem: sources.oaiPathItem },
+      }),
+    ),
+  );
 }

@@ -161,9 +161,6 @@ export interface RouteDoc {
 /** `Cache-Control` of `/public/` answers: shared caches may keep them briefly. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=60';
 
-/** Methods announced by OPTIONS on routes that name none. */
-export const DEFAULT_METHODS = 'GET,POST,DELETE,OPTIONS';
-
 /** An OPTIONS row: answers the CORS preflight with the methods the legacy route announced. */
 export interface PreflightRoute {
   method: 'options';

@@ -1,22 +1,23 @@
 /**
- * Builds the Express router of the legacy routes from the route table, and the JSON 404 of `/api`.
+ * The legacy routes: the Express router built from the route table, with the JSON 404 of `/api`,
+ * and its place in the app.
  */
-import type cors from 'cors';
 import etag from 'etag';
-import { type Request, type Response, Router } from 'express';
+import { type Express, type Request, type Response, Router } from 'express';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import { RETRY_AFTER_SECONDS } from '../db/availability.ts';
 import { DomainError, messages, statusOf } from '../errors.ts';
 import type { OperationRunner } from '../gateway/operation-runner.ts';
+import { type CorsFactory, DEFAULT_METHODS } from '../http/cors.ts';
 import { addWarning } from '../lib/warning.ts';
 import { failure, toLegacyResponse } from './legacy-response.ts';
 import {
-  DEFAULT_METHODS,
   type LegacyRoute,
   type OperationRoute,
   PUBLIC_CACHE_CONTROL,
   type RequestParts,
 } from './route-table.ts';
+import { legacyRoutes } from './routes/index.ts';
 
 function requestParts(req: Request): RequestParts {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
@@ -121,10 +122,7 @@ function sendLegacy(res: Response, { status, body, headers }: Answer): void {
  * OPTIONS answers OK with the route's methods. CORS headers are added when the origin is allowed;
  * otherwise the cors middleware passes on and we answer without them.
  */
-function preflightHandler(
-  corsFor: (allowMethods?: string) => ReturnType<typeof cors>,
-  allowMethods = DEFAULT_METHODS,
-) {
+function preflightHandler(corsFor: CorsFactory, allowMethods = DEFAULT_METHODS) {
   const withCors = corsFor(allowMethods);
   return (req: Request, res: Response) =>
     withCors(req, res, () => {
@@ -156,7 +154,7 @@ export function buildLegacyRouter(
   routes: readonly LegacyRoute[],
   operations: ReadonlyMap<string, DocumentNode>,
   runOperation: OperationRunner,
-  corsFor: (allowMethods?: string) => ReturnType<typeof cors>,
+  corsFor: CorsFactory,
 ): Router {
   // Routes by dispatch key, each group in the table's order (routes of two groups never match
   // the same path, so the order between groups does not matter).
@@ -204,4 +202,14 @@ export function buildLegacyRouter(
     res.status(404).json({ success: false, error: messages.pageNotFound });
   });
   return router;
+}
+
+/** The legacy routes of the route table (src/rest/routes/), after the request pipeline. */
+export function mountRest(
+  app: Express,
+  operations: ReadonlyMap<string, DocumentNode>,
+  runOperation: OperationRunner,
+  corsFor: CorsFactory,
+): void {
+  app.use(buildLegacyRouter(legacyRoutes, operations, runOperation, corsFor));
 }

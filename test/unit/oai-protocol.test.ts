@@ -1,9 +1,9 @@
 /**
- * The OAI-PMH 2.0 protocol layer (src/oai/router.ts) on a bare Express app over an in-memory
- * HarvestSource: every verb, every error condition, flow control, GET and POST. Responses are read
- * as XML trees (test/support/xml-tree.ts: libxml2 parses them first), every one through `respond`,
- * and every one is validated against the OAI-PMH 2.0 schemas at the end of the file (in one batch:
- * each validation starts a libxml2 worker).
+ * The OAI-PMH 2.0 protocol layer (src/oai/provider.ts behind src/oai/router.ts) on a bare Express
+ * app over an in-memory HarvestSource: every verb, every error condition, flow control, GET and
+ * POST. Responses are read as XML trees (test/support/xml-tree.ts: libxml2 parses them first),
+ * every one through `respond`, and every one is validated against the OAI-PMH 2.0 schemas at the
+ * end of the file (in one batch: each validation starts a libxml2 worker).
  */
 import express from 'express';
 import request from 'supertest';

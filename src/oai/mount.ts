@@ -1,0 +1,44 @@
+/**
+ * The OAI-PMH data provider as the service serves it (docs/oai-pmh.md): public XML for harvesters,
+ * the same for every caller, so no session, no credentials and any origin. Each request's source
+ * runs the harvest operations in that request's server context, as REST does: the gateway decides
+ * what is exposed.
+ */
+import type { Express, Request, Response } from 'express';
+import type { ExecutionResult } from 'graphql';
+import type { Config } from '../config.ts';
+import { allowCrossOriginReads } from '../http/security-headers.ts';
+import { metadataFormats } from './formats/index.ts';
+import { createGraphQLHarvestSource } from './graphql-source.ts';
+import { createOaiRouter, OAI_PATH } from './router.ts';
+import type { OaiSettings } from './settings.ts';
+
+/** Runs one of the harvest operations in a request's server context (src/rest/execute.ts). */
+type HarvestRunner = (
+  name: string,
+  variables: Record<string, unknown>,
+  serverContext: { req: Request; res: Response },
+) => Promise<ExecutionResult>;
+
+export function mountOai(
+  app: Express,
+  config: Config,
+  settings: OaiSettings,
+  runHarvestOperation: HarvestRunner,
+): void {
+  app.use(OAI_PATH, (_req, res, next) => {
+    allowCrossOriginReads(res);
+    next();
+  });
+  app.use(
+    createOaiRouter({
+      source: (req, res) =>
+        createGraphQLHarvestSource((name, variables) => runHarvestOperation(name, variables, { req, res }), {
+          baseUrl: config.baseUrl,
+          baseId: config.baseId,
+        }),
+      formats: metadataFormats({ repositoryIdentifier: settings.repositoryIdentifier }),
+      settings,
+    }),
+  );
+}
