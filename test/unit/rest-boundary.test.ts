@@ -60,7 +60,11 @@ it('reads the imports of src/rest/', () => {
   expect(imports.size).toBeGreaterThan(10);
   // A multi-line import, a type-only one and a package: the reader sees each kind.
   expect(imports.get('router.ts')).toEqual(
-    expect.arrayContaining([join(REST, 'route-table.ts'), join(SRC, 'gateway/operation-runner.ts'), 'express']),
+    expect.arrayContaining([
+      join(REST, 'route-table.ts'),
+      join(SRC, 'gateway/operation-runner.ts'),
+      'express',
+    ]),
   );
 });
 
