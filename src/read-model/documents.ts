@@ -313,6 +313,30 @@ function relationFacts(row: Row, named: Partial<ResourceDocument>): RelationFact
 const personList = (value: unknown) => json<[number, string, string, string][]>(value).map(person);
 const groupList = (value: unknown) => json<[number, string][]>(value).map(group);
 
+/** The resources a document's relations point to, by oid, with what their rights depend on. */
+function targetsOf(targets: unknown): ResourceDocument['targets'] {
+  return new Map(
+    json<TargetTuple[]>(targets).map(([oid, titre, type, publie, restriction, aliasOf, ...facts]) => [
+      oid,
+      {
+        oid,
+        titre,
+        type,
+        facts: {
+          publie: boolean(publie),
+          restriction,
+          type,
+          aliasOf,
+          authorOids: json<number[]>(facts[0]),
+          contributorOids: json<number[]>(facts[1]),
+          readerGroupOids: json<number[]>(facts[2]),
+          authorGroupOids: json<number[]>(facts[3]),
+        },
+      },
+    ]),
+  );
+}
+
 function toDocument(row: Row): ResourceDocument {
   const named: Partial<ResourceDocument> = {};
   if (row.authors !== undefined) {
@@ -371,28 +395,7 @@ function toDocument(row: Row): ResourceDocument {
     document.readerGroups = named.readerGroups;
     document.authorGroups = named.authorGroups;
   }
-  if (row.targets !== undefined) {
-    document.targets = new Map(
-      json<TargetTuple[]>(row.targets).map(([oid, titre, type, publie, restriction, aliasOf, ...facts]) => [
-        oid,
-        {
-          oid,
-          titre,
-          type,
-          facts: {
-            publie: boolean(publie),
-            restriction,
-            type,
-            aliasOf,
-            authorOids: json<number[]>(facts[0]),
-            contributorOids: json<number[]>(facts[1]),
-            readerGroupOids: json<number[]>(facts[2]),
-            authorGroupOids: json<number[]>(facts[3]),
-          },
-        },
-      ]),
-    );
-  }
+  if (row.targets !== undefined) document.targets = targetsOf(row.targets);
   return document;
 }
 

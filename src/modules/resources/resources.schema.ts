@@ -213,10 +213,6 @@ export const ResourceType = builder.objectRef<ResourceDocument>('Resource').impl
       description: 'Documentary type keys.',
       resolve: (resource) => loaded(resource.typeDocumentaires, 'links'),
     }),
-    auteursParents: t.stringList({
-      description: 'Pids of the authors of the resource this one derives from.',
-      resolve: (resource) => loaded(resource.parentAuthors, 'people').map((a) => a.pid),
-    }),
     relations: t.field({
       description: 'Relations to other resources. REST: `[predicate, rid]` pairs.',
       type: [RelationType],
@@ -239,29 +235,6 @@ export const ResourceType = builder.objectRef<ResourceDocument>('Resource').impl
         );
       },
     }),
-    authors: t.field({
-      description:
-        'The authors, in order. REST: `auteurs` (their pids), `_auteurs` (their names, `format=full`).',
-      type: [ResourceAuthorType],
-      resolve: (resource) => positioned(loaded(resource.authors, 'people')),
-    }),
-    contributors: t.field({
-      description:
-        'The contributors, in order. REST: `contributeurs` (pids), `_contributeurs` (names, `format=full`).',
-      type: [ResourceContributorType],
-      resolve: (resource) => positioned(loaded(resource.contributors, 'people')),
-    }),
-    readerGroups: t.field({
-      description:
-        'Groups whose members may read it (restriction 2), in order. REST: `groupes` (their names).',
-      type: [ResourceGroupType],
-      resolve: (resource) => positioned(loaded(resource.readerGroups, 'groups')),
-    }),
-    authorGroups: t.field({
-      description: 'Groups whose members may update it, in order. REST: `groupesAuteurs` (their names).',
-      type: [ResourceAuthorGroupType],
-      resolve: (resource) => positioned(loaded(resource.authorGroups, 'groups')),
-    }),
     droits: t.string({
       description: 'The viewer’s rights: R, then W (update), then D (delete).',
       // Synchronous, like every field of a list item: an item with a promise among its fields
@@ -276,6 +249,36 @@ export const ResourceType = builder.objectRef<ResourceDocument>('Resource').impl
     }),
   }),
 });
+
+/** The people and groups a resource names, each in its order (the `people` and `groups` parts). */
+builder.objectFields(ResourceType, (t) => ({
+  auteursParents: t.stringList({
+    description: 'Pids of the authors of the resource this one derives from.',
+    resolve: (resource) => loaded(resource.parentAuthors, 'people').map((a) => a.pid),
+  }),
+  authors: t.field({
+    description:
+      'The authors, in order. REST: `auteurs` (their pids), `_auteurs` (their names, `format=full`).',
+    type: [ResourceAuthorType],
+    resolve: (resource) => positioned(loaded(resource.authors, 'people')),
+  }),
+  contributors: t.field({
+    description:
+      'The contributors, in order. REST: `contributeurs` (pids), `_contributeurs` (names, `format=full`).',
+    type: [ResourceContributorType],
+    resolve: (resource) => positioned(loaded(resource.contributors, 'people')),
+  }),
+  readerGroups: t.field({
+    description: 'Groups whose members may read it (restriction 2), in order. REST: `groupes` (their names).',
+    type: [ResourceGroupType],
+    resolve: (resource) => positioned(loaded(resource.readerGroups, 'groups')),
+  }),
+  authorGroups: t.field({
+    description: 'Groups whose members may update it, in order. REST: `groupesAuteurs` (their names).',
+    type: [ResourceAuthorGroupType],
+    resolve: (resource) => positioned(loaded(resource.authorGroups, 'groups')),
+  }),
+}));
 
 /** Which document parts the Resource fields of a selection need. */
 const PARTS_OF_FIELD: Record<string, DocumentParts> = {
@@ -435,6 +438,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/** Writes of a resource: save (create, overwrite, merge), relations added, deletion. */
 builder.mutationFields((t) => ({
   saveResource: t.field({
     type: SaveResultType,
@@ -487,6 +491,10 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.string({ description: 'An oid, a rid or `origine/idOrigine`.', required: true }) },
     resolve: (_root, args, context) => deleteResource(context, identifyAny(context, args.id)),
   }),
+}));
+
+/** Copies of a resource: a clone, an alias, an alias made a copy of its own. */
+builder.mutationFields((t) => ({
   cloneResource: t.field({
     type: SaveResultType,
     description:
