@@ -261,6 +261,19 @@ export const RESOURCE_FIELDS = {
     filterable: 'list',
     harvest: 'carried',
   },
+  licence: {
+    description:
+      'The licence it is published under: an SPDX licence expression (`CC-BY-SA-4.0`, `CC-BY-4.0 OR MIT`) ' +
+      'or the http(s) URL of a licence; null when none is stated. Harvesters receive it (`dc:rights`, LOM `rights`).',
+    input: 'The licence: an SPDX licence expression or an http(s) URL, at most 255 characters; null: none stated.',
+    kind: 'text',
+    nullable: true,
+    part: 'detail',
+    writer: 'caller',
+    bumps: 'inc',
+    filterable: 'list',
+    harvest: 'restamps',
+  },
 } as const satisfies Record<string, ResourceFieldSpec>;
 
 export type ResourceFieldName = keyof typeof RESOURCE_FIELDS;

@@ -69,6 +69,8 @@ describe('legacy JSON property order', () => {
       'version',
       'inc',
       'archiveOid',
+      // Fields added since the historical service come after its own (src/legacy/resource-json.ts).
+      'licence',
     ];
     const withRelations = [...stored, 'relations'];
     const treeFields = [...stored, 'enfants', 'relations'];

@@ -59,10 +59,11 @@ afterEach(() => {
 describe('a field added to the catalogue alone', () => {
   it('is sent in the legacy JSON after the legacy fields, before relations', async () => {
     const { json } = await withExtraField();
-    expect(json.FIELDS_SINCE_LEGACY).toEqual(['extraNote']);
+    expect(json.FIELDS_SINCE_LEGACY.at(-1)).toBe('extraNote');
     const legacy = json.legacyResourceJson({ relations: [], extraNote: 'n', archiveOid: null });
     const keys = Object.keys(legacy);
-    expect(keys.slice(-3)).toEqual(['archiveOid', 'extraNote', 'relations']);
+    expect(keys.slice(-2)).toEqual(['extraNote', 'relations']);
+    expect(keys.indexOf('archiveOid')).toBeLessThan(keys.indexOf('extraNote'));
     expect(legacy.extraNote).toBe('n');
   });
 

@@ -108,7 +108,17 @@ describe('migrations', () => {
       join(prismaPaths.sqlite.migrations, '20261126191122_list_tags', 'migration.sql'),
       'utf8',
     );
-    const table = /CREATE TABLE "new_Resource" \(([^;]*)\n\);/.exec(listTags)![1];
+    // With the columns later migrations added (the licence's).
+    const added = readdirSync(prismaPaths.sqlite.migrations)
+      .filter((name) => name > '20261126191122_list_tags' && /^\d/.test(name))
+      .flatMap((name) => [
+        ...readFileSync(join(prismaPaths.sqlite.migrations, name, 'migration.sql'), 'utf8').matchAll(
+          /ALTER TABLE "Resource" ADD COLUMN ("\w+" [^;]+);/g,
+        ),
+      ])
+      .map((match) => `,\n    ${match[1]}`)
+      .join('');
+    const table = /CREATE TABLE "new_Resource" \(([^;]*)\n\);/.exec(listTags)![1] + added;
     const redefinition = [
       '-- RedefineTables',
       'PRAGMA defer_foreign_keys=ON;',

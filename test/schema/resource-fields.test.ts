@@ -146,6 +146,7 @@ const writtenFields = resourceFields.filter(([name]) => BODY_FIELDS.includes(nam
 /** A valid value of a field, by its kind (a rid where the field holds one). */
 function sampleOf(name: string, field: ResourceFieldSpec): unknown {
   if (name === 'aliasOf') return 'ailleurs/1';
+  if (name === 'licence') return 'CC-BY-SA-4.0';
   return { text: 'texte', int: 1, boolean: true, date: '2026-01-01T00:00:00.000Z', json: null }[field.kind];
 }
 

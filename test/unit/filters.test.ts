@@ -230,6 +230,7 @@ describe('orderColumn', () => {
       aliasOf: 'string',
       dateCreation: 'date',
       dateMiseAJour: 'date',
+      licence: 'string',
     });
   });
 });

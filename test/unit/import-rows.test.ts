@@ -97,6 +97,7 @@ describe('resourceRow', () => {
       dateCreation: created,
       // Never changed: changed when created.
       dateMiseAJour: created,
+      licence: null,
     });
   });
 

@@ -71,6 +71,7 @@ function stored(changes: Partial<FullResource> = {}): FullResource {
     archiveOid: 40,
     dateCreation: CREATED,
     dateMiseAJour: CREATED,
+    licence: null,
     // Kept by the database's triggers; no plan reads them.
     levelTags: '',
     categoryTags: '',

@@ -15,6 +15,7 @@ import {
 import { InvalidInputError } from '../../errors.ts';
 import { INT32_MAX, INT32_MIN } from '../../lib/integers.ts';
 import { checkTreeChildren } from '../trees/tree-input.ts';
+import { LICENCE_MAX_LENGTH, LICENCE_PROBLEM, normalisedLicence } from './licence.ts';
 import { RELATION_TYPES, RID_PATTERN } from './vocabulary.ts';
 
 const text = z.string({ error: 'doit être une chaîne de caractères' });
@@ -32,6 +33,7 @@ export const INDEXED_TEXT_LIMITS = {
   type: 50,
   langue: 20,
   niveau: 20,
+  licence: LICENCE_MAX_LENGTH,
 } as const;
 /** Entries of the lists also kept as tags in the list order index. */
 export const TAGGED_LIST_LIMITS = { niveaux: 20, categories: 50 } as const;
@@ -131,6 +133,14 @@ const fieldSchemas = {
     .nullable()
     .superRefine(checkTreeChildren),
   aliasOf: rid.nullable(),
+  licence: text
+    .max(INDEXED_TEXT_LIMITS.licence, atMost(INDEXED_TEXT_LIMITS.licence))
+    .transform((value, context) => {
+      const licence = normalisedLicence(value);
+      if (licence === undefined) context.addIssue({ code: 'custom', message: LICENCE_PROBLEM });
+      return licence ?? value;
+    })
+    .nullable(),
   relations: z.array(relation, { error: 'doit être une liste de relations {predicate, rid}' }),
 } as const;
 
