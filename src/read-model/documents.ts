@@ -9,14 +9,13 @@
  * rights facts only, a Ref its categories, `format=full` everything.
  */
 import {
-  type FieldKind,
   type FieldValue,
   fieldsWhere,
   RESOURCE_FIELDS,
   type ResourceFieldName,
 } from '../catalogue/resource-fields.ts';
 import type { Sql, Statement } from './dialect.ts';
-import { boolean, byShape, date, json, read, sql } from './rows.ts';
+import { boolean, byShape, DECODE, json, read, sql } from './rows.ts';
 
 /** The facts about a resource that its rights depend on (src/modules/resources/resources.policy.ts). */
 export interface RightsFacts {
@@ -143,15 +142,6 @@ export const SUMMARY_COLUMNS: readonly string[] = fieldsWhere((field) => field.p
 
 /** The other columns, in documents with the `detail` part. */
 const DETAIL_COLUMNS: readonly string[] = fieldsWhere((field) => field.part === 'detail');
-
-/** A column's value as the drivers give it (SQLite: booleans as 0/1, JSON and dates as text) → the document's. */
-const DECODE: Record<FieldKind, (value: unknown) => unknown> = {
-  text: (value) => value,
-  int: (value) => value,
-  boolean,
-  date,
-  json: (value) => json(value ?? null),
-};
 
 /**
  * The detail columns with their decoders, from the catalogue: a field added there is read with no

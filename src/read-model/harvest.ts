@@ -10,10 +10,15 @@
  * told of the deletions in it.
  */
 
-import { fieldsWhere } from '../catalogue/resource-fields.ts';
+import {
+  type FieldValue,
+  fieldsWhere,
+  RESOURCE_FIELDS,
+  type ResourceFieldName,
+} from '../catalogue/resource-fields.ts';
 import { tagOf, valuesOfTags } from './conditions.ts';
 import type { Sql, Statement } from './dialect.ts';
-import { boolean, byShape, count as countOf, date, json, once, read, sql } from './rows.ts';
+import { boolean, byShape, count as countOf, DECODE, date, json, once, read, sql } from './rows.ts';
 
 /** A set, parsed: its kind and value (`niveau:6e` → level `6e`). */
 export type HarvestSetFilter =
@@ -36,26 +41,20 @@ export interface HarvestPerson {
   prenom: string;
 }
 
-export interface HarvestMetadata {
-  publie: boolean;
-  restriction: number;
-  indexable: boolean;
-  aliasOf: string | null;
-  titre: string;
-  resume: string;
-  description: string;
-  langue: string;
-  type: string;
-  parametres: unknown;
+/** The catalogue's fields harvesters receive or that decide whether they may (`harvest` set). */
+type HarvestedName = {
+  [N in ResourceFieldName]: (typeof RESOURCE_FIELDS)[N] extends { harvest: string } ? N : never;
+}[ResourceFieldName];
+
+/** A live record's metadata: the catalogue's harvested fields, then the lists and the people. */
+export type HarvestMetadata = { [N in HarvestedName]: FieldValue<N> } & {
   niveaux: string[];
   categories: number[];
   typePedagogiques: number[];
   typeDocumentaires: number[];
-  dateCreation: Date;
-  dateMiseAJour: Date;
   authors: HarvestPerson[];
   contributors: HarvestPerson[];
-}
+};
 
 export interface HarvestRow {
   oid: number;
@@ -108,10 +107,13 @@ function metadataColumns(q: Sql): string {
  * The catalogue's harvested fields of resource alias `r`; one an entry also has (`type`) is named
  * `resource<Name>` (`resourceType`), so that it does not hide the entry's.
  */
-const HARVESTED_COLUMNS = fieldsWhere((field) => field.harvest !== undefined).map((name) =>
-  ENTRY_NAMES.includes(name)
-    ? `r."${name}" AS "resource${name[0]!.toUpperCase()}${name.slice(1)}"`
-    : `r."${name}"`,
+const HARVESTED = fieldsWhere((field) => field.harvest !== undefined).map((name) => ({
+  name,
+  column: ENTRY_NAMES.includes(name) ? `resource${name[0]!.toUpperCase()}${name.slice(1)}` : name,
+  decode: DECODE[RESOURCE_FIELDS[name].kind],
+}));
+const HARVESTED_COLUMNS = HARVESTED.map(({ name, column }) =>
+  column === name ? `r."${name}"` : `r."${name}" AS "${column}"`,
 );
 
 /** The conditions of `filter` on entry alias `e`, written with their values in `q`'s order. */
@@ -200,6 +202,19 @@ type Row = Record<string, unknown>;
 const personList = (value: unknown) =>
   json<[string, string, string][]>(value).map(([pid, nom, prenom]) => ({ pid, nom, prenom }));
 
+/** A live record's metadata: the harvested fields decoded by kind (a new one needs no line here). */
+function harvestMetadata(row: Row): HarvestMetadata {
+  const metadata: Record<string, unknown> = {};
+  for (const { name, column, decode } of HARVESTED) metadata[name] = decode(row[column]);
+  metadata.niveaux = json(row.niveaux);
+  metadata.categories = json(row.categoryIds);
+  metadata.typePedagogiques = json(row.typePedagogiques);
+  metadata.typeDocumentaires = json(row.typeDocumentaires);
+  metadata.authors = personList(row.authors);
+  metadata.contributors = personList(row.contributors);
+  return metadata as HarvestMetadata;
+}
+
 function toHarvestRow(row: Row, withMetadata: boolean): HarvestRow {
   const live = withMetadata && row.resourceOid !== null && row.resourceOid !== undefined;
   return {
@@ -211,28 +226,7 @@ function toHarvestRow(row: Row, withMetadata: boolean): HarvestRow {
     type: row.type as string,
     levels: valuesOfTags(row.levelTags as string),
     categories: valuesOfTags(row.categoryTags as string).map(Number),
-    metadata: live
-      ? {
-          publie: boolean(row.publie),
-          restriction: row.restriction as number,
-          indexable: boolean(row.indexable),
-          aliasOf: row.aliasOf as string | null,
-          titre: row.titre as string,
-          resume: row.resume as string,
-          description: row.description as string,
-          langue: row.langue as string,
-          type: row.resourceType as string,
-          parametres: json(row.parametres ?? null),
-          niveaux: json(row.niveaux),
-          categories: json(row.categoryIds),
-          typePedagogiques: json(row.typePedagogiques),
-          typeDocumentaires: json(row.typeDocumentaires),
-          dateCreation: date(row.dateCreation),
-          dateMiseAJour: date(row.dateMiseAJour),
-          authors: personList(row.authors),
-          contributors: personList(row.contributors),
-        }
-      : null,
+    metadata: live ? harvestMetadata(row) : null,
   };
 }
 

@@ -5,6 +5,7 @@
  * decoders below even out (SQLite: booleans as 0 or 1, dates and JSON as text; PostgreSQL: counts
  * as text, JSON parsed).
  */
+import type { FieldKind } from '../catalogue/resource-fields.ts';
 import { provider, readRows } from '../db/client.ts';
 import type { Provider } from '../db/database-url.ts';
 import { dialects, Sql, type Statement } from './dialect.ts';
@@ -60,6 +61,18 @@ export const json = <T>(value: unknown): T =>
 export const boolean = (value: unknown): boolean => Boolean(value);
 
 export const date = (value: unknown): Date => (value instanceof Date ? value : new Date(value as string));
+
+/**
+ * A catalogue field's value as the drivers give it (SQLite: booleans as 0/1, JSON and dates as
+ * text) → the read model's, by the field's kind.
+ */
+export const DECODE: Record<FieldKind, (value: unknown) => unknown> = {
+  text: (value) => value,
+  int: (value) => value,
+  boolean,
+  date,
+  json: (value) => json(value ?? null),
+};
 
 /** A count: a bigint sent as text by PostgreSQL. */
 export const count = (value: unknown): number => Number(value);

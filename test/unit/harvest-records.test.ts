@@ -25,6 +25,7 @@ const metadata = (fields: Partial<HarvestMetadata> = {}): HarvestMetadata => ({
   typeDocumentaires: [],
   dateCreation: new Date('2020-01-01T00:00:00Z'),
   dateMiseAJour: new Date('2020-01-02T00:00:00Z'),
+  licence: null,
   authors: [],
   contributors: [],
   ...fields,
