@@ -4,6 +4,8 @@
  * naming it) so a client can fix them all at once; unknown properties are not errors but warnings.
  * Types are checked too: GraphQL has checked them already, other callers have not.
  */
+import { createRequire } from 'node:module';
+import parseSpdx from 'spdx-expression-parse';
 import { z } from 'zod';
 import {
   BODY_FIELDS,
@@ -15,7 +17,6 @@ import {
 import { InvalidInputError } from '../../errors.ts';
 import { INT32_MAX, INT32_MIN } from '../../lib/integers.ts';
 import { checkTreeChildren } from '../trees/tree-input.ts';
-import { LICENCE_MAX_LENGTH, LICENCE_PROBLEM, normalisedLicence } from './licence.ts';
 import { RELATION_TYPES, RID_PATTERN } from './vocabulary.ts';
 
 const text = z.string({ error: 'doit être une chaîne de caractères' });
@@ -33,7 +34,7 @@ export const INDEXED_TEXT_LIMITS = {
   type: 50,
   langue: 20,
   niveau: 20,
-  licence: LICENCE_MAX_LENGTH,
+  licence: 255,
 } as const;
 /** Entries of the lists also kept as tags in the list order index. */
 export const TAGGED_LIST_LIMITS = { niveaux: 20, categories: 50 } as const;
@@ -51,6 +52,40 @@ const rid = text
   .regex(RID_PATTERN, 'doit être un rid de la forme baseId/oid');
 const listOfAtMost = <T extends z.ZodType>(items: z.ZodArray<T>, limit: number) =>
   items.max(limit, `au plus ${limit} valeurs`);
+
+/**
+ * A resource's licence: an SPDX licence expression, as npm checks a package's `license`
+ * (`CC-BY-SA-4.0`, `CC-BY-4.0 OR MIT`, `LicenseRef-…`), or the http(s) URL of a licence. SPDX
+ * identifiers match whatever their case (the SPDX specification, annex D): `cc-by-sa-4.0` is stored
+ * as `CC-BY-SA-4.0`, so that a list filtered on one finds the other.
+ */
+const require = createRequire(import.meta.url);
+/** SPDX licence and exception identifiers by their lower-case form. */
+const SPDX_IDS = new Map<string, string>(
+  [
+    ...(require('spdx-license-ids') as string[]),
+    ...(require('spdx-license-ids/deprecated.json') as string[]),
+    ...(require('spdx-exceptions') as string[]),
+  ].map((id) => [id.toLowerCase(), id]),
+);
+
+const LICENCE_PROBLEM =
+  'doit être une expression de licence SPDX (CC-BY-SA-4.0) ou l’URL http(s) d’une licence';
+
+/** The licence as stored (SPDX identifiers in their canonical case), or undefined when it is none. */
+export function normalisedLicence(value: string): string | undefined {
+  if (/^https?:\/\//i.test(value)) return URL.canParse(value) ? value : undefined;
+  // Identifiers are the words that are not operators; a `+` ("or later") after one is kept as it is.
+  const expression = value.replace(/[A-Za-z0-9.-]+/g, (word) =>
+    /^(AND|OR|WITH)$/i.test(word) ? word.toUpperCase() : (SPDX_IDS.get(word.toLowerCase()) ?? word),
+  );
+  try {
+    parseSpdx(expression);
+    return expression;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A relation to another resource. */
 export interface Relation {
