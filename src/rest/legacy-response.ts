@@ -62,6 +62,8 @@ export function toLegacyResponse(
     return failure(statusOf(member.code), member.message);
   }
   if (firstError) return fromGraphQLError(firstError, true, route);
-  const payload = route.shape ? route.shape(member, request) : {};
+  // `member` is the result of the row's own operation (router.ts runs `route.operation`), the type
+  // its `shape` takes; a row of the table is one of a union over operations, so no one type is named.
+  const payload = route.shape ? route.shape(member as never, request) : {};
   return { status: route.status ?? 200, body: { success: true, ...payload } };
 }
