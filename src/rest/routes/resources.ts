@@ -16,8 +16,9 @@ import {
   text,
 } from '../route-table.ts';
 
+/** Shaped in the format the variables asked for (`formats`: a repeated `format`, its first value). */
 const legacyResource = (resource: ResourceFormatsFragment, { query }: RequestParts) =>
-  shaped(resource, query.format);
+  shaped(resource, text(query.format));
 
 /** `format` and `droits` query parameters, as the operations' variables. */
 const formats = (parts: RequestParts) => {
@@ -44,8 +45,8 @@ const pairLabel = ({ params }: RequestParts) => `${params.origine}/${params.idOr
 /** `reponseRessourceOid`, or a Ref with `format=ref`; warnings when there are any. */
 function savedResource(result: Shaped<'SaveResource' | 'AddResourceRelations'>, parts: RequestParts) {
   const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {};
-  // `format=ref` selected the resource (`$asRef`).
-  if (parts.query.format === 'ref') return { ...legacyRef(result.resource!.ref), ...warnings };
+  // `format=ref` selected the resource (`asRef`: a repeated `format`, its first value).
+  if (text(parts.query.format) === 'ref') return { ...legacyRef(result.resource!.ref), ...warnings };
   return { oid: result.oid, ...warnings };
 }
 
