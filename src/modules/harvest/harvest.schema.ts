@@ -2,6 +2,7 @@
 import { InvalidInputError } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { HarvestPerson } from '../../read-model/harvest.ts';
+import { ridOf } from '../resources/resources.repository.ts';
 import {
   DEFAULT_HARVEST_PAGE,
   type HarvestRecordView,
@@ -24,10 +25,21 @@ const HarvestPersonType = builder.objectRef<HarvestPerson>('HarvestPerson').impl
   }),
 });
 
+/** A resource's public page in this service (`/api/public/<oid>`, the REST read anyone may make). */
+const publicUrlOf = (baseUrl: string, oid: number) => `${baseUrl.replace(/\/+$/, '')}/api/public/${oid}`;
+
 const HarvestResourceType = builder.objectRef<HarvestResourceView>('HarvestResource').implement({
   description: 'The metadata of a harvestable resource: what the OAI-PMH formats are made from.',
   fields: (t) => ({
     oid: t.exposeInt('oid', { description: 'The resource’s oid.' }),
+    rid: t.string({
+      description: 'Id across repositories: `<baseId>/<oid>`.',
+      resolve: (resource, _args, context) => ridOf(context.config.baseId, resource.oid),
+    }),
+    publicUrl: t.string({
+      description: 'Its public page in this service: `<baseUrl>/api/public/<oid>`.',
+      resolve: (resource, _args, context) => publicUrlOf(context.config.baseUrl, resource.oid),
+    }),
     titre: t.exposeString('titre', { description: 'Title.' }),
     resume: t.exposeString('resume', { description: 'Summary.' }),
     description: t.exposeString('description', { description: 'Description.' }),
