@@ -5,6 +5,7 @@
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { messages, statusOf } from '../errors.ts';
+import type { ErrorFieldsFragment } from '../legacy/operations.generated.ts';
 import type { LegacyResponse, OperationRoute, RequestParts } from './route-table.ts';
 
 export function failure(status: number, error: string): LegacyResponse {
@@ -41,7 +42,11 @@ function fromGraphQLError(error: GraphQLError, hasData: boolean, route: Operatio
   return failure(500, internal);
 }
 
-type ResultMember = { __typename?: string; code?: string; message?: string } & Record<string, unknown>;
+/**
+ * What is read of any operation's `result` before its row's own type applies (`shape`): whether it
+ * is an error member, which selects `...ErrorFields`.
+ */
+type ResultMember = { __typename?: string } & Partial<ErrorFieldsFragment>;
 
 export function toLegacyResponse(
   result: ExecutionResult,
