@@ -2,7 +2,6 @@
 import { InvalidInputError } from '../../errors.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { HarvestPerson } from '../../read-model/harvest.ts';
-import { ridOf } from '../resources/resources.repository.ts';
 import {
   DEFAULT_HARVEST_PAGE,
   type HarvestRecordView,
@@ -25,20 +24,13 @@ const HarvestPersonType = builder.objectRef<HarvestPerson>('HarvestPerson').impl
   }),
 });
 
-/** A resource's public page in this service (`/api/public/<oid>`, the REST read anyone may make). */
-const publicUrlOf = (baseUrl: string, oid: number) => `${baseUrl.replace(/\/+$/, '')}/api/public/${oid}`;
-
 const HarvestResourceType = builder.objectRef<HarvestResourceView>('HarvestResource').implement({
   description: 'The metadata of a harvestable resource: what the OAI-PMH formats are made from.',
   fields: (t) => ({
     oid: t.exposeInt('oid', { description: 'The resource’s oid.' }),
-    rid: t.string({
-      description: 'Id across repositories: `<baseId>/<oid>`.',
-      resolve: (resource, _args, context) => ridOf(context.config.baseId, resource.oid),
-    }),
-    publicUrl: t.string({
+    rid: t.exposeString('rid', { description: 'Id across repositories: `<baseId>/<oid>`.' }),
+    publicUrl: t.exposeString('publicUrl', {
       description: 'Its public page in this service: `<baseUrl>/api/public/<oid>`.',
-      resolve: (resource, _args, context) => publicUrlOf(context.config.baseUrl, resource.oid),
     }),
     titre: t.exposeString('titre', { description: 'Title.' }),
     resume: t.exposeString('resume', { description: 'Summary.' }),
@@ -159,7 +151,7 @@ builder.queryFields((t) => {
           description: 'Read the metadata too (false: headers only, which costs less).',
         }),
       },
-      resolve: (_root, args) => harvestPage(args),
+      resolve: (_root, args, context) => harvestPage(args, context.config),
     }),
     harvestCount: t.field({
       type: HarvestCountType,
@@ -175,7 +167,7 @@ builder.queryFields((t) => {
       description: 'One record, deleted or not, with its metadata; null when this oid was never harvestable.',
       authScopes: { public: true },
       args: { oid: t.arg.int({ required: true, description: 'The resource’s oid.' }) },
-      resolve: (_root, args) => harvestRecord(args.oid),
+      resolve: (_root, args, context) => harvestRecord(args.oid, context.config),
     }),
     harvestEarliestDatestamp: t.field({
       type: 'DateTime',
