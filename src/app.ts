@@ -96,7 +96,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     schema: () => gateway.yoga.getEnveloped().schema,
     oaiPathItem: oaiPathItem(harvest.repositoryIdentifier),
   });
-  mountOai(app, config, harvest, gateway.runHarvestOperation);
+  mountOai(app, harvest, gateway.runHarvestOperation);
   if (services.metrics) app.get('/metrics', metricsHandler(services.metrics, config.metrics));
   mountRequestPipeline(app, config, corsFor, lazySessions(config, secret, sessionStore));
   mountGraphQL(app, gateway);

@@ -5,10 +5,29 @@
  */
 import { type ResourceFieldName, resourceFields } from '../catalogue/resource-fields.ts';
 import { LEGACY_NAMES } from './names.ts';
+import type {
+  LegacyRefFragment,
+  LegacyResourceFragment,
+  ResourceFormatsFragment,
+} from './operations.generated.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: results are shaped by documents validated at start-up.
-export type Result = Record<string, any>;
 export type RightsKey = '_droits' | '$droits';
+
+/** A JSON object of the legacy format, built in its property order. */
+export type LegacyJson = Record<string, unknown>;
+
+/** The fields of a resource that name people (by pid) and groups (by name). */
+type LinkField = 'authors' | 'contributors' | 'readerGroups' | 'authorGroups';
+type DateField = 'dateCreation' | 'dateMiseAJour';
+
+/**
+ * A resource with people by pid, groups by name and dates as ISO text: a stored state
+ * (src/modules/resources/resources.repository.ts), which transfer files write as legacy JSON.
+ * Otherwise the fields of the LegacyResource fragment, which an operation's result has.
+ */
+export type StoredResource = Omit<LegacyResourceFragment, LinkField | DateField> &
+  Record<LinkField, string[]> &
+  Record<DateField, string>;
 
 /**
  * Property orders of the legacy JSON, which existing clients see. Imposed here rather than taken
@@ -24,7 +43,7 @@ export const REF_FIELDS = [
   'type',
   'categories',
   'public',
-];
+] as const satisfies ReadonlyArray<keyof LegacyRefFragment>;
 /**
  * The fields the legacy service sent, in its order, under their GraphQL names. A historical fact:
  * existing clients see this order, so it never changes.
@@ -77,12 +96,12 @@ const STORED_FIELDS: ReadonlyArray<readonly [field: string, legacyName: string]>
   ...FIELDS_SINCE_LEGACY,
 ].map((field) => [field, LEGACY_NAMES[field] ?? field]);
 
-/** An operation's links (`{position, person {pid}}`, `{position, group {nom}}`) as the legacy JSON names them. */
-const LINK_NAMES: Readonly<Record<string, (link: Result) => unknown>> = {
-  authors: (link) => link.person.pid,
-  contributors: (link) => link.person.pid,
-  readerGroups: (link) => link.group.nom,
-  authorGroups: (link) => link.group.nom,
+/** An operation's links (`{person {pid}}`, `{group {nom}}`) as the legacy JSON names them. */
+const LINK_NAMES: Readonly<Record<LinkField, (resource: LegacyResourceFragment) => string[]>> = {
+  authors: (resource) => resource.authors.map((link) => link.person.pid),
+  contributors: (resource) => resource.contributors.map((link) => link.person.pid),
+  readerGroups: (resource) => resource.readerGroups.map((link) => link.group.nom),
+  authorGroups: (resource) => resource.authorGroups.map((link) => link.group.nom),
 };
 
 /**
@@ -92,23 +111,28 @@ const LINK_NAMES: Readonly<Record<string, (link: Result) => unknown>> = {
  * `links`, as an operation's result has them (`LINK_NAMES`); `enfants` is sent only for trees.
  * Built in one pass, in the legacy order: a read's answer is made of it.
  */
-function storedJson(resource: Result, links: boolean): Result {
-  const legacy: Result = {};
+function storedJson<R extends StoredResource | LegacyResourceFragment>(
+  resource: R,
+  links?: Readonly<Partial<Record<string, (resource: R) => unknown>>>,
+): LegacyJson {
+  // Read by the names of the catalogue's fields, which the field types list too.
+  const fields: Readonly<Record<string, unknown>> = resource;
+  const legacy: LegacyJson = {};
   for (const [field, legacyName] of STORED_FIELDS) {
-    const name = links ? LINK_NAMES[field] : undefined;
-    legacy[legacyName] = name ? resource[field].map(name) : resource[field];
+    const name = links?.[field];
+    legacy[legacyName] = name ? name(resource) : fields[field];
   }
   if (resource.enfants != null) legacy.enfants = resource.enfants;
-  legacy.relations = resource.relations.map((r: Result) => [r.predicate, r.rid]);
+  legacy.relations = resource.relations.map((r) => [r.predicate, r.rid]);
   return legacy;
 }
 
 /** A resource with people by pid and groups by name (a transfer file's), as legacy JSON. */
-export const legacyResourceJson = (resource: Result): Result => storedJson(resource, false);
+export const legacyResourceJson = (resource: StoredResource): LegacyJson => storedJson(resource);
 
 /** A Ref: its fields, `cle`/`enfants`/`parametres` only where they apply, and the rights. */
-export function legacyRef(ref: Result, rightsKey: RightsKey = '_droits') {
-  const legacy: Result = {};
+export function legacyRef(ref: LegacyRefFragment, rightsKey: RightsKey = '_droits'): LegacyJson {
+  const legacy: LegacyJson = {};
   for (const name of REF_FIELDS) legacy[name] = ref[name];
   if (ref.cle != null) legacy.cle = ref.cle;
   if (ref.enfants != null) legacy.enfants = ref.enfants;
@@ -118,16 +142,21 @@ export function legacyRef(ref: Result, rightsKey: RightsKey = '_droits') {
 }
 
 /** The stored fields of an operation's Resource, as legacy JSON. */
-export const legacyFields = (resource: Result): Result => storedJson(resource, true);
+export const legacyFields = (resource: LegacyResourceFragment): LegacyJson =>
+  storedJson(resource, LINK_NAMES);
 
-/** A resource in the requested format: `ressource` (default), `ref` or `full`. */
-export function legacyResource(resource: Result, format: unknown) {
-  if (format === 'ref') return legacyRef(resource.ref);
-  const legacy = legacyFields(resource);
+/**
+ * A resource in the requested format: `ressource` (default), `ref` or `full`. The format chose
+ * what the operation selected (src/rest/operations/resources.graphql, `$asRef`, `$full`): the Ref
+ * alone, or the stored fields (LegacyResource), with those of `full`.
+ */
+export function legacyResource(resource: ResourceFormatsFragment, format: unknown): LegacyJson {
+  if (format === 'ref') return legacyRef(resource.ref!);
+  const legacy = legacyFields(resource as LegacyResourceFragment);
   if (resource.droits !== undefined) legacy._droits = resource.droits;
   if (format === 'full') {
-    legacy._auteurs = resource.authors.map((link: Result) => link.person.label);
-    legacy._contributeurs = resource.contributors.map((link: Result) => link.person.label);
+    legacy._auteurs = resource.authors!.map((link) => link.person.label);
+    legacy._contributeurs = resource.contributors!.map((link) => link.person.label);
     legacy._relations = resource.resolvedRelations;
     legacy._enfants = resource.enfants ?? [];
   }

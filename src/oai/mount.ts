@@ -6,7 +6,6 @@
  */
 import type { Express, Request, Response } from 'express';
 import type { ExecutionResult } from 'graphql';
-import type { Config } from '../config.ts';
 import { allowCrossOriginReads } from '../http/security-headers.ts';
 import { metadataFormats } from './formats/index.ts';
 import { createGraphQLHarvestSource } from './graphql-source.ts';
@@ -20,12 +19,7 @@ type HarvestRunner = (
   serverContext: { req: Request; res: Response },
 ) => Promise<ExecutionResult>;
 
-export function mountOai(
-  app: Express,
-  config: Config,
-  settings: OaiSettings,
-  runHarvestOperation: HarvestRunner,
-): void {
+export function mountOai(app: Express, settings: OaiSettings, runHarvestOperation: HarvestRunner): void {
   app.use(OAI_PATH, (_req, res, next) => {
     allowCrossOriginReads(res);
     next();
@@ -33,10 +27,7 @@ export function mountOai(
   app.use(
     createOaiRouter({
       source: (req, res) =>
-        createGraphQLHarvestSource((name, variables) => runHarvestOperation(name, variables, { req, res }), {
-          baseUrl: config.baseUrl,
-          baseId: config.baseId,
-        }),
+        createGraphQLHarvestSource((name, variables) => runHarvestOperation(name, variables, { req, res })),
       formats: metadataFormats({ repositoryIdentifier: settings.repositoryIdentifier }),
       settings,
     }),

@@ -5,6 +5,7 @@
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { messages, statusOf } from '../errors.ts';
+import type { ErrorFieldsFragment } from '../legacy/operations.generated.ts';
 import type { LegacyResponse, OperationRoute, RequestParts } from './route-table.ts';
 
 export function failure(status: number, error: string): LegacyResponse {
@@ -41,7 +42,11 @@ function fromGraphQLError(error: GraphQLError, hasData: boolean, route: Operatio
   return failure(500, internal);
 }
 
-type ResultMember = { __typename?: string; code?: string; message?: string } & Record<string, unknown>;
+/**
+ * What is read of any operation's `result` before its row's own type applies (`shape`): whether it
+ * is an error member, which selects `...ErrorFields`.
+ */
+type ResultMember = { __typename?: string } & Partial<ErrorFieldsFragment>;
 
 export function toLegacyResponse(
   result: ExecutionResult,
@@ -62,6 +67,8 @@ export function toLegacyResponse(
     return failure(statusOf(member.code), member.message);
   }
   if (firstError) return fromGraphQLError(firstError, true, route);
-  const payload = route.shape ? route.shape(member, request) : {};
+  // `member` is the result of the row's own operation (router.ts runs `route.operation`), the type
+  // its `shape` takes; a row of the table is one of a union over operations, so no one type is named.
+  const payload = route.shape ? route.shape(member as never, request) : {};
   return { status: route.status ?? 200, body: { success: true, ...payload } };
 }

@@ -6,6 +6,7 @@
  */
 import { NotFoundError } from '../errors.ts';
 import type { JsonSchema } from '../legacy/json-schemas.ts';
+import type { OperationName, OperationResults } from '../legacy/operations.generated.ts';
 import { parseId } from '../lib/integers.ts';
 
 /** A legacy answer: status, JSON body, headers (src/rest/legacy-response.ts builds them). */
@@ -68,17 +69,27 @@ export function oneOf<T extends string>(
   return fallback;
 }
 
-export interface OperationRoute {
+/**
+ * What a row's `shape` receives: its operation's `result` (the type generated from its document,
+ * src/legacy/operations.generated.ts), once legacy-response.ts has answered a null and the error
+ * members (`...ErrorFields`, whose typenames end in `Error`).
+ */
+export type Shaped<N extends OperationName> = Exclude<
+  NonNullable<OperationResults[N]>,
+  { __typename: `${string}Error` }
+>;
+
+/** A row that runs the operation named `N`. */
+export interface OperationRouteOf<N extends OperationName> {
   method: 'get' | 'post' | 'delete';
   /** Full Express paths (most start with `/api`; a few legacy routes do not). */
   paths: string[];
   /** Name of the operation; its single root field is aliased `result`. */
-  operation: string;
+  operation: N;
   /** May throw a DomainError (e.g. an unparsable legacy argument): answered as any domain error. */
   variables?: (request: RequestParts) => Record<string, unknown>;
   /** Legacy payload from the operation's `result` (a success member); `success: true` is added. */
-  // biome-ignore lint/suspicious/noExplicitAny: results are shaped by documents validated at start-up.
-  shape?: (result: any, request: RequestParts) => Record<string, unknown>;
+  shape?: (result: Shaped<N>, request: RequestParts) => Record<string, unknown>;
   status?: number;
   /**
    * A GET row that changes state (legacy links such as `/api/groupe/rejoindre/:nom`): checked
@@ -107,6 +118,12 @@ export interface OperationRoute {
    */
   doc?: RouteDoc;
 }
+
+/**
+ * A row that runs an operation: one member per operation name, so that a row's `operation` types
+ * its `shape` (a row of the table is an object literal: its name picks its member).
+ */
+export type OperationRoute = { [N in OperationName]: OperationRouteOf<N> }[OperationName];
 
 /** Values read from the configuration at start-up (src/rest/openapi.ts). */
 export type Configured = 'repositories' | 'peers';

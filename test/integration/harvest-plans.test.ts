@@ -20,13 +20,10 @@ const oids: number[] = [];
 
 beforeAll(async () => {
   app = await startApp({ responseCache: { enabled: false } });
-  source = createGraphQLHarvestSource(
-    (name, variables) => {
-      const req = new IncomingMessage(new Socket());
-      return app.runHarvestOperation(name, variables, { req, res: new ServerResponse(req) });
-    },
-    { baseUrl: app.config.baseUrl, baseId: app.config.baseId },
-  );
+  source = createGraphQLHarvestSource((name, variables) => {
+    const req = new IncomingMessage(new Socket());
+    return app.runHarvestOperation(name, variables, { req, res: new ServerResponse(req) });
+  });
   for (let i = 0; i < 12; i++) oids.push(await createResource(app, { titre: `Plan ${i}` }));
 });
 

@@ -28,14 +28,11 @@ let source: HarvestSource;
 beforeAll(async () => {
   // What a harvest costs the database, not what the response cache saves.
   app = await startApp({ responseCache: { enabled: false } });
-  source = createGraphQLHarvestSource(
-    (name, variables) => {
-      // An anonymous request, as a harvester's.
-      const req = new IncomingMessage(new Socket());
-      return app.runHarvestOperation(name, variables, { req, res: new ServerResponse(req) });
-    },
-    { baseUrl: app.config.baseUrl, baseId: app.config.baseId },
-  );
+  source = createGraphQLHarvestSource((name, variables) => {
+    // An anonymous request, as a harvester's.
+    const req = new IncomingMessage(new Socket());
+    return app.runHarvestOperation(name, variables, { req, res: new ServerResponse(req) });
+  });
 });
 
 afterAll(async () => {

@@ -367,6 +367,19 @@ describe('formats', () => {
     expect(body).toMatchObject({ aliasOf: `repo/${oid}`, public: false, _droits: 'RW' });
   });
 
+  it('a repeated format answers in its first value, as the operation selected (it failed with 500)', async () => {
+    const ref = await get(`/api/ressource/${oid}?format=ref&format=ref`);
+    expect(ref.status).toBe(200);
+    expect(ref.body).toMatchObject({ aliasOf: `repo/${oid}`, _droits: 'RW' });
+    expect(ref.body.oid).toBeUndefined();
+    const full = await get(`/api/ressource/${oid}?format=full&format=ref`);
+    expect(full.body).toMatchObject({ oid, _auteurs: ['Alice Auteur', 'Bob Coauteur'] });
+    const saved = await author()
+      .post('/api/ressource/addRelations?format=ref&format=ref')
+      .send({ oid, relations: [] });
+    expect(saved.body).toMatchObject({ aliasOf: `repo/${oid}` });
+  });
+
   it('format=full resolves authors, contributors and relations', async () => {
     const { body } = await get(`/api/ressource/${oid}`).query({ format: 'full' });
     expect(body).toMatchObject({

@@ -70,7 +70,8 @@ describe('legacy operation documents', () => {
   });
 
   it('stop the service when a route names an operation that does not exist', () => {
-    const routes = [{ method: 'get' as const, paths: ['/x'], operation: 'Missing' }];
+    // A row out of step with the documents: its types refuse it too (src/legacy/operations.generated.ts).
+    const routes = [{ method: 'get', paths: ['/x'], operation: 'Missing' }] as unknown as LegacyRoute[];
     expect(() =>
       buildLegacyRouter(
         routes,
@@ -83,7 +84,7 @@ describe('legacy operation documents', () => {
 
   it('stop the service when a GET route runs a mutation without saying it changes state', () => {
     const operations = loadRestOperations(schema);
-    const route = { method: 'get' as const, paths: ['/api/x'], operation: 'JoinGroup' };
+    const route = { method: 'get' as const, paths: ['/api/x'], operation: 'JoinGroup' as const };
     const build = (routes: LegacyRoute[]) => () =>
       buildLegacyRouter(
         routes,

@@ -42,14 +42,22 @@ const row = (fields: Partial<HarvestRow> = {}): HarvestRow => ({
   ...fields,
 });
 
+const site = { baseId: 'repo', baseUrl: 'http://repo.test/' };
+
 describe('harvestRecordOf', () => {
-  it('gives the metadata of a harvestable resource, its address and sets', () => {
-    const record = harvestRecordOf(row());
+  it('gives the metadata of a harvestable resource, its rid, public page, address and sets', () => {
+    const record = harvestRecordOf(row(), site);
     expect(record).toMatchObject({
       oid: 12,
       deleted: false,
       setSpecs: ['type:url', 'niveau:6e', 'categorie:7'],
-      resource: { oid: 12, titre: 'Fractions', address: 'https://example.org/fractions' },
+      resource: {
+        oid: 12,
+        rid: 'repo/12',
+        publicUrl: 'http://repo.test/api/public/12',
+        titre: 'Fractions',
+        address: 'https://example.org/fractions',
+      },
     });
     // The rule's facts stay in the module: a record does not carry them.
     for (const fact of ['publie', 'restriction', 'indexable', 'aliasOf']) {
@@ -65,16 +73,16 @@ describe('harvestRecordOf', () => {
     ['not indexable', { indexable: false }],
     ['an alias', { aliasOf: 'ailleurs/3' }],
   ])('withholds the metadata the read model gave of a resource %s: a deleted record', (_, fields) => {
-    const record = harvestRecordOf(row({ metadata: metadata(fields) }));
+    const record = harvestRecordOf(row({ metadata: metadata(fields) }), site);
     expect(record).toMatchObject({ oid: 12, deleted: true, resource: null });
     expect(record.setSpecs).toEqual(['type:url', 'niveau:6e', 'categorie:7']);
   });
 
   it('keeps a deleted entry deleted, and a header read without metadata as the entry says', () => {
-    expect(harvestRecordOf(row({ deleted: true, metadata: null }))).toMatchObject({
+    expect(harvestRecordOf(row({ deleted: true, metadata: null }), site)).toMatchObject({
       deleted: true,
       resource: null,
     });
-    expect(harvestRecordOf(row({ metadata: null }))).toMatchObject({ deleted: false, resource: null });
+    expect(harvestRecordOf(row({ metadata: null }), site)).toMatchObject({ deleted: false, resource: null });
   });
 });

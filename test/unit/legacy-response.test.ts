@@ -8,7 +8,7 @@ import type { OperationRoute } from '../../src/rest/route-table.ts';
 const route: OperationRoute = {
   method: 'get',
   paths: ['/x'],
-  operation: 'X',
+  operation: 'CheckPid',
   shape: ({ oid }) => ({ oid }),
 };
 const request = { path: '/x', params: {}, query: {}, body: {}, warnings: [] };

@@ -28,6 +28,10 @@ const HarvestResourceType = builder.objectRef<HarvestResourceView>('HarvestResou
   description: 'The metadata of a harvestable resource: what the OAI-PMH formats are made from.',
   fields: (t) => ({
     oid: t.exposeInt('oid', { description: 'The resource’s oid.' }),
+    rid: t.exposeString('rid', { description: 'Id across repositories: `<baseId>/<oid>`.' }),
+    publicUrl: t.exposeString('publicUrl', {
+      description: 'Its public page in this service: `<baseUrl>/api/public/<oid>`.',
+    }),
     titre: t.exposeString('titre', { description: 'Title.' }),
     resume: t.exposeString('resume', { description: 'Summary.' }),
     description: t.exposeString('description', { description: 'Description.' }),
@@ -147,7 +151,7 @@ builder.queryFields((t) => {
           description: 'Read the metadata too (false: headers only, which costs less).',
         }),
       },
-      resolve: (_root, args) => harvestPage(args),
+      resolve: (_root, args, context) => harvestPage(args, context.config),
     }),
     harvestCount: t.field({
       type: HarvestCountType,
@@ -163,7 +167,7 @@ builder.queryFields((t) => {
       description: 'One record, deleted or not, with its metadata; null when this oid was never harvestable.',
       authScopes: { public: true },
       args: { oid: t.arg.int({ required: true, description: 'The resource’s oid.' }) },
-      resolve: (_root, args) => harvestRecord(args.oid),
+      resolve: (_root, args, context) => harvestRecord(args.oid, context.config),
     }),
     harvestEarliestDatestamp: t.field({
       type: 'DateTime',

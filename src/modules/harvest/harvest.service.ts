@@ -4,6 +4,7 @@
  * resources' policy, with their sets named as the protocol writes them. Anyone may harvest: every
  * record is something an anonymous caller may read.
  */
+import type { Config } from '../../config.ts';
 import { InvalidInputError } from '../../errors.ts';
 import { parseId } from '../../lib/integers.ts';
 import {
@@ -18,6 +19,7 @@ import {
   readHarvestRecord,
 } from '../../read-model/harvest.ts';
 import { isHarvestable } from '../resources/resources.policy.ts';
+import { ridOf } from '../resources/resources.repository.ts';
 import { CATEGORIES, LEVELS, RESOURCE_TYPES } from '../resources/vocabulary.ts';
 // A value outside the setSpec syntax cannot be a set (a level `a|b` is in none).
 import { SET_SPEC } from './set-spec.ts';
@@ -28,6 +30,10 @@ export const MAX_HARVEST_PAGE = 1000;
 export interface HarvestResourceView
   extends Omit<HarvestMetadata, 'publie' | 'restriction' | 'indexable' | 'aliasOf'> {
   oid: number;
+  /** `<baseId>/<oid>`. */
+  rid: string;
+  /** Its public page in this service: `<baseUrl>/api/public/<oid>`. */
+  publicUrl: string;
   /** An `url` resource's http(s) address, else null. */
   address: string | null;
   authors: HarvestPerson[];
@@ -41,6 +47,9 @@ export interface HarvestRecordView {
   setSpecs: string[];
   resource: HarvestResourceView | null;
 }
+
+/** What names this repository's resources to harvesters (the configuration's). */
+export type HarvestSite = Pick<Config, 'baseId' | 'baseUrl'>;
 
 export interface HarvestSetView {
   spec: string;
@@ -120,16 +129,26 @@ function addressOf(type: string, parametres: unknown): string | null {
   }
 }
 
+/** A resource's public page in this service (`/api/public/<oid>`, the read anyone may make). */
+const publicUrlOf = (baseUrl: string, oid: number) => `${baseUrl.replace(/\/+$/, '')}/api/public/${oid}`;
+
 /**
  * The record of an entry: its metadata only when the resources' policy says the resource is
  * harvestable, whatever the read model gave (it checks the same rule in SQL; each check holds alone).
  */
-export function harvestRecordOf(row: HarvestRow): HarvestRecordView {
+export function harvestRecordOf(row: HarvestRow, site: HarvestSite): HarvestRecordView {
   const metadata = row.metadata && isHarvestable(row.metadata) ? row.metadata : null;
   let resource: HarvestResourceView | null = null;
   if (metadata) {
     const { publie: _p, restriction: _r, indexable: _i, aliasOf: _a, parametres, ...fields } = metadata;
-    resource = { ...fields, parametres, oid: row.oid, address: addressOf(fields.type, parametres) };
+    resource = {
+      ...fields,
+      parametres,
+      oid: row.oid,
+      rid: ridOf(site.baseId, row.oid),
+      publicUrl: publicUrlOf(site.baseUrl, row.oid),
+      address: addressOf(fields.type, parametres),
+    };
   }
   return {
     oid: row.oid,
@@ -144,6 +163,7 @@ export function harvestRecordOf(row: HarvestRow): HarvestRecordView {
 /** One page in oid order after `after`, and whether a record follows it; InvalidInputError for bad arguments. */
 export async function harvestPage(
   args: HarvestPageArgs,
+  site: HarvestSite,
 ): Promise<{ records: HarvestRecordView[]; hasMore: boolean }> {
   const limit = args.limit ?? DEFAULT_HARVEST_PAGE;
   if (limit < 1 || limit > MAX_HARVEST_PAGE) {
@@ -155,7 +175,8 @@ export async function harvestPage(
   if (!filter) return { records: [], hasMore: false };
   // One more than the page tells whether another follows, in the same statement.
   const rows = await readHarvestPage(filter, { after, limit: limit + 1, withMetadata: args.withMetadata });
-  return { records: rows.slice(0, limit).map(harvestRecordOf), hasMore: rows.length > limit };
+  const records = rows.slice(0, limit).map((row) => harvestRecordOf(row, site));
+  return { records, hasMore: rows.length > limit };
 }
 
 export async function harvestCount(args: HarvestSelectionArgs): Promise<number> {
@@ -164,9 +185,9 @@ export async function harvestCount(args: HarvestSelectionArgs): Promise<number> 
 }
 
 /** The record of `oid` (deleted or not), or null when it was never exposed. */
-export async function harvestRecord(oid: number): Promise<HarvestRecordView | null> {
+export async function harvestRecord(oid: number, site: HarvestSite): Promise<HarvestRecordView | null> {
   const row = await readHarvestRecord(oid);
-  return row && harvestRecordOf(row);
+  return row && harvestRecordOf(row, site);
 }
 
 export const harvestEarliestDatestamp = (): Promise<Date | null> => earliestHarvestDatestamp();

@@ -1,27 +1,27 @@
 /** Legacy group routes (API document, "Groups"). */
 import { ref } from '../../legacy/json-schemas.ts';
+import type { LegacyGroupWithNamesFragment } from '../../legacy/operations.generated.ts';
 import { groupNameParam } from '../api-schemas.ts';
-import { type LegacyRoute, oneOf, pathId, type RequestParts } from '../route-table.ts';
+import { type LegacyRoute, oneOf, pathId, type RequestParts, type Shaped } from '../route-table.ts';
 
-type LegacyGroup = { __typename?: string; nom: string } & Record<string, unknown>;
-type Relation = { manager: boolean; member: boolean; follower: boolean; group: LegacyGroup };
+/** A group as the operations select it: LegacyGroup, with its managers' names by `full` or always. */
+type Group = Shaped<'GroupById'> | LegacyGroupWithNamesFragment;
+/** The caller's groups, each with the caller's relations to it. */
+type Relations = Shaped<'MyGroups'>;
 
-type Manager = { person: { oid?: number; label?: string } };
-
-/** GraphQL selection (src/rest/operations/groups.graphql) → legacy property, in place. */
-const LEGACY_MANAGERS: Record<string, [legacyName: string, value: (manager: Manager) => unknown]> = {
-  managers: ['gestionnaires', (manager) => manager.person.oid],
-  managerNames: ['gestionnairesNames', (manager) => manager.person.label],
-};
-
-/** A group's legacy JSON: its managers as `gestionnaires` (oids) and `gestionnairesNames`. */
-function group({ __typename, ...fields }: LegacyGroup) {
+/**
+ * A group's legacy JSON: its fields in the order selected, the managers (`managers`,
+ * `managerNames`: src/rest/operations/groups.graphql) as `gestionnaires` (oids) and
+ * `gestionnairesNames`, in place.
+ */
+function group(fields: Group) {
   const legacy: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(fields)) {
+  for (const [name, value] of Object.entries<unknown>(fields)) {
     // A field left out by @include is an undefined property under compiled execution.
-    if (value === undefined) continue;
-    const renamed = Object.hasOwn(LEGACY_MANAGERS, name) ? LEGACY_MANAGERS[name] : undefined;
-    if (renamed) legacy[renamed[0]] = (value as Manager[]).map(renamed[1]);
+    if (value === undefined || name === '__typename') continue;
+    if (name === 'managers') legacy.gestionnaires = fields.managers.map((manager) => manager.person.oid);
+    else if (name === 'managerNames')
+      legacy.gestionnairesNames = fields.managerNames?.map((manager) => manager.person.label);
     else legacy[name] = value;
   }
   return legacy;
@@ -47,7 +47,7 @@ function legacyBoolean(value: unknown): unknown {
 }
 
 /** Legacy list entries: managed groups first, then member, then followed; each group once. */
-function entries(relations: Relation[], kinds: Array<'manager' | 'member' | 'follower'>) {
+function entries(relations: Relations, kinds: Array<'manager' | 'member' | 'follower'>) {
   const flag = { manager: 'admin', member: 'member', follower: 'follower' } as const;
   const listed = new Set<string>();
   const result: Record<string, unknown>[] = [];
@@ -240,7 +240,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/groupes/admin'],
     operation: 'MyGroups',
-    shape: (relations: Relation[]) => ({ groupesAdmin: entries(relations, ['manager']) }),
+    shape: (relations) => ({ groupesAdmin: entries(relations, ['manager']) }),
     internalErrorMessage: listFailure,
     doc: {
       summary: 'Groups the caller manages',
@@ -251,7 +251,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/groupes/membre'],
     operation: 'MyGroups',
-    shape: (relations: Relation[]) => ({ groupesMembre: entries(relations, ['manager', 'member']) }),
+    shape: (relations) => ({ groupesMembre: entries(relations, ['manager', 'member']) }),
     internalErrorMessage: listFailure,
     doc: {
       summary: 'Groups the caller manages or belongs to',
@@ -262,7 +262,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/groupes/suivis'],
     operation: 'MyGroups',
-    shape: (relations: Relation[]) => ({
+    shape: (relations) => ({
       groupesSuivis: entries(relations, ['manager', 'member', 'follower']),
     }),
     internalErrorMessage: listFailure,
@@ -275,7 +275,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/groupes/perso'],
     operation: 'MyGroups',
-    shape: (relations: Relation[]) => ({
+    shape: (relations) => ({
       groupes: Object.fromEntries(relations.map((r) => [r.group.nom, group(r.group)])),
       groupesAdmin: relations.filter((r) => r.manager).map((r) => r.group.nom),
       groupesMembre: relations.filter((r) => r.member).map((r) => r.group.nom),
@@ -299,7 +299,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/groupes/ouverts'],
     operation: 'OpenGroups',
-    shape: (groups: LegacyGroup[]) => ({ groupes: groups.map(group) }),
+    shape: (groups) => ({ groupes: groups.map(group) }),
     internalErrorMessage: listFailure,
     doc: groupList('Open groups'),
   },
@@ -307,7 +307,7 @@ export const groupRoutes: LegacyRoute[] = [
     method: 'get',
     paths: ['/api/groupes/publics'],
     operation: 'PublicGroups',
-    shape: (groups: LegacyGroup[]) => ({ groupes: groups.map(group) }),
+    shape: (groups) => ({ groupes: groups.map(group) }),
     internalErrorMessage: listFailure,
     doc: groupList('Public groups'),
   },

@@ -5,11 +5,17 @@
  */
 import { InvalidInputError } from '../../errors.ts';
 import { ref } from '../../legacy/json-schemas.ts';
-import { legacyFields, legacyRef, type Result } from '../../legacy/resource-json.ts';
+import type {
+  IgnoredArgumentFragment,
+  LegacyResourceFragment,
+  ListItemFragment,
+  ResultPageFragment,
+} from '../../legacy/operations.generated.ts';
+import { legacyFields, legacyRef } from '../../legacy/resource-json.ts';
 import { parseInt32 } from '../../lib/integers.ts';
 import { FORBIDDEN_KEYS } from '../../security/input-limits.ts';
 import { listIgnored, listInvalid, listQuery } from '../api-schemas.ts';
-import { ignore, type LegacyRoute, oneOf, type RequestParts, text } from '../route-table.ts';
+import { ignore, type LegacyRoute, oneOf, type RequestParts, type Shaped, text } from '../route-table.ts';
 
 /** Arguments that are not plain index filters. */
 const RESERVED = new Set([
@@ -136,28 +142,29 @@ function pageUrl(
   return `${path}?${search.toString()}`;
 }
 
-function listItem(item: Result, format: string) {
+/** An item in the format asked, which chose what the operation selected (`$light`, `$full`, `$asRef`). */
+function listItem(item: ListItemFragment, format: string) {
   if (format === 'light') {
     const { oid, titre, type, resume, rid, description, commentaires, droits } = item;
     return { oid, titre, type, resume, rid, description, commentaires, $droits: droits };
   }
-  if (format === 'full') return { ...legacyFields(item), $droits: item.droits };
-  return legacyRef(item.ref, '$droits');
+  if (format === 'full') return { ...legacyFields(item as LegacyResourceFragment), $droits: item.droits };
+  return legacyRef(item.ref!, '$droits');
 }
 
 /** Arguments the service replaced by a default: a warning each. */
-function serviceIgnored(page: Result, parts: RequestParts) {
+function serviceIgnored(page: { ignored: IgnoredArgumentFragment[] }, parts: RequestParts) {
   for (const { name, value, used } of page.ignored) ignore(parts, name, value, used);
 }
 
-function listPage(page: Result, parts: RequestParts) {
+function listPage(page: ResultPageFragment, parts: RequestParts) {
   unparsedPaging(parts, listArguments(parts), [
     [['start', 'skip'], page.start],
     [['nb', 'limit'], page.nb],
   ]);
   serviceIgnored(page, parts);
   const format = text(listArguments(parts).format) ?? 'ref';
-  const liste = page.items.map((item: Result) => listItem(item, format));
+  const liste = page.items.map((item) => listItem(item, format));
   return {
     query: page.query,
     // start/nb as the API document names them, skip/limit as the historical service did.
@@ -176,19 +183,19 @@ function listPage(page: Result, parts: RequestParts) {
   };
 }
 
-function authorsPage(page: Result, parts: RequestParts) {
+function authorsPage(page: Shaped<'AuthorsResources'>, parts: RequestParts) {
   unparsedPaging(parts, parts.query, [
     [['skip', 'start'], page.skip],
     [['limit', 'nb'], page.limit],
   ]);
   serviceIgnored(page, parts);
   const byAuthor = Object.fromEntries(
-    page.authors.map((author: Result) => [
+    page.authors.map((author) => [
       author.pid,
       {
         pid: author.pid,
         label: author.label,
-        liste: author.resources.map((r: Result) => legacyRef(r.ref, '$droits')),
+        liste: author.resources.map((r) => legacyRef(r.ref, '$droits')),
       },
     ]),
   );

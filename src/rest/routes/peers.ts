@@ -6,7 +6,7 @@
 import { ref } from '../../legacy/json-schemas.ts';
 import { deferPostInput, externalUpdateInput, listenerInput } from '../../legacy/peer-input.ts';
 import type { LegacyResponse } from '../route-table.ts';
-import { type LegacyRoute, text } from '../route-table.ts';
+import { type LegacyRoute, type Shaped, text } from '../route-table.ts';
 
 /**
  * A declared list of a configuration check as DeclaredBaseInput entries: an entry that is not an
@@ -42,8 +42,13 @@ const checkStatus = (response: LegacyResponse) => ({
   body: response.body,
 });
 
-const checkResult = ({ success, message, baseId, errors, warnings }: Record<string, unknown>) =>
-  success ? { message, ...(baseId ? { baseId } : {}), warnings } : { success: false, errors, warnings };
+const checkResult = (check: Shaped<'CheckLab' | 'CheckRepo'>) => {
+  const { success, message, errors, warnings } = check;
+  const baseId = 'baseId' in check ? check.baseId : null;
+  return success
+    ? { message, ...(baseId ? { baseId } : {}), warnings }
+    : { success: false, errors, warnings };
+};
 
 const warnings = { type: 'array', items: { type: 'string' } };
 const declaredList = {

@@ -1,8 +1,9 @@
 /** Legacy resource routes (API document, "Resources"; compatibility notes §3, §4). */
 
 import { ref } from '../../legacy/json-schemas.ts';
+import type { ResourceFormatsFragment } from '../../legacy/operations.generated.ts';
 import { relationsInput, resourceInput } from '../../legacy/resource-input.ts';
-import { legacyRef, type Result, legacyResource as shaped } from '../../legacy/resource-json.ts';
+import { legacyRef, legacyResource as shaped } from '../../legacy/resource-json.ts';
 import { oidParam, originParams, resourceIgnored, resourceOrRef, resourceQuery } from '../api-schemas.ts';
 import {
   FLAG_VALUES,
@@ -11,10 +12,13 @@ import {
   oneOf,
   pathId,
   type RequestParts,
+  type Shaped,
   text,
 } from '../route-table.ts';
 
-const legacyResource = (resource: Result, { query }: RequestParts) => shaped(resource, query.format);
+/** Shaped in the format the variables asked for (`formats`: a repeated `format`, its first value). */
+const legacyResource = (resource: ResourceFormatsFragment, { query }: RequestParts) =>
+  shaped(resource, text(query.format));
 
 /** `format` and `droits` query parameters, as the operations' variables. */
 const formats = (parts: RequestParts) => {
@@ -39,9 +43,10 @@ const byPair = (parts: RequestParts) => ({
 const pairLabel = ({ params }: RequestParts) => `${params.origine}/${params.idOrigine}`;
 
 /** `reponseRessourceOid`, or a Ref with `format=ref`; warnings when there are any. */
-function savedResource(result: Result, parts: RequestParts) {
+function savedResource(result: Shaped<'SaveResource' | 'AddResourceRelations'>, parts: RequestParts) {
   const warnings = result.warnings.length > 0 ? { warnings: result.warnings } : {};
-  if (parts.query.format === 'ref') return { ...legacyRef(result.resource.ref), ...warnings };
+  // `format=ref` selected the resource (`asRef`: a repeated `format`, its first value).
+  if (text(parts.query.format) === 'ref') return { ...legacyRef(result.resource!.ref), ...warnings };
   return { oid: result.oid, ...warnings };
 }
 
