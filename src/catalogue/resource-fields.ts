@@ -265,7 +265,8 @@ export const RESOURCE_FIELDS = {
     description:
       'The licence it is published under: an SPDX licence expression (`CC-BY-SA-4.0`, `CC-BY-4.0 OR MIT`) ' +
       'or the http(s) URL of a licence; null when none is stated. Harvesters receive it (`dc:rights`, LOM `rights`).',
-    input: 'The licence: an SPDX licence expression or an http(s) URL, at most 255 characters; null: none stated.',
+    input:
+      'The licence: an SPDX licence expression or an http(s) URL, at most 255 characters; null: none stated.',
     kind: 'text',
     nullable: true,
     part: 'detail',
