@@ -54,6 +54,8 @@ export interface HarvestResource {
   typePedagogiques: number[];
   typeDocumentaires: number[];
   dateCreation: Date;
+  /** The licence it is published under (an SPDX expression or a licence's URL), or null when none is stated. */
+  licence: string | null;
   /** The resource's own address when it has one (an `url` resource's `parametres.adresse`), else null. */
   adresse: string | null;
   /** Its public page in this service (`<baseUrl>/api/public/<oid>`). */

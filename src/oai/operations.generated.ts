@@ -95,7 +95,7 @@ export type HarvestHeaderFieldsFragment = { oid: number, datestamp: Date, delete
 
 export type HarvestPersonFragment = { pid: string, nom: string, prenom: string };
 
-export type HarvestMetadataFieldsFragment = { oid: number, rid: string, publicUrl: string, titre: string, resume: string, description: string, langue: string, type: string, niveaux: Array<string>, categories: Array<number>, typePedagogiques: Array<number>, typeDocumentaires: Array<number>, dateCreation: Date, adresse: string | null, authors: Array<HarvestPersonFragment>, contributors: Array<HarvestPersonFragment> };
+export type HarvestMetadataFieldsFragment = { oid: number, rid: string, publicUrl: string, titre: string, resume: string, description: string, langue: string, type: string, niveaux: Array<string>, categories: Array<number>, typePedagogiques: Array<number>, typeDocumentaires: Array<number>, dateCreation: Date, licence: string | null, adresse: string | null, authors: Array<HarvestPersonFragment>, contributors: Array<HarvestPersonFragment> };
 
 export type OaiEarliestDatestampQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -157,4 +157,40 @@ describe('a resource’s licence', () => {
     expect(report.resources.updated).toBeGreaterThanOrEqual(1);
     expect((await readResource(app, oid))!.licence).toBe('CC-BY-SA-4.0');
   });
+
+  test('is harvested in both formats, and a change of it gives the record a new datestamp', async ({
+    app,
+  }) => {
+    const oid = await createResource(app, { origine: origin(), idOrigine: '1', licence: 'CC-BY-SA-4.0' });
+    const identify = await app.client().get('/oai?verb=Identify');
+    const repository = /<repositoryIdentifier>([^<]+)</.exec(identify.text)![1];
+    const record = async (metadataPrefix: string) => {
+      const response = await app
+        .client()
+        .get(`/oai?verb=GetRecord&metadataPrefix=${metadataPrefix}&identifier=oai:${repository}:${oid}`);
+      expect(response.status).toBe(200);
+      return response.text;
+    };
+    expect(await record('oai_dc')).toContain('<dc:rights>CC-BY-SA-4.0</dc:rights>');
+    const lom = await record('lom');
+    expect(lom).toMatch(/<copyrightAndOtherRestrictions>.*<value>yes<\/value>/s);
+    expect(lom).toContain('Licence : CC-BY-SA-4.0.');
+
+    const longAgo = new Date('2001-01-01T00:00:00Z');
+    const restamped = async (change: Record<string, unknown>) => {
+      await db.harvestEntry.update({ where: { oid }, data: { datestamp: longAgo } });
+      const saved = await app
+        .client()
+        .post('/api/ressource?merge=1')
+        .set(tokenHeaders)
+        .send({ oid, ...change });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      const entry = await db.harvestEntry.findUniqueOrThrow({ where: { oid } });
+      return entry.datestamp.getTime() > longAgo.getTime();
+    };
+    expect(await restamped({ licence: 'CC-BY-4.0' })).toBe(true);
+    expect(await restamped({ commentaires: 'sans effet sur les notices' })).toBe(false);
+    expect(await restamped({ licence: null })).toBe(true);
+    expect(await record('oai_dc')).not.toContain('CC-BY');
+  });
 });

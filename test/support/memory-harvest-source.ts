@@ -38,6 +38,7 @@ export function resourceOf(oid: number, fields: Partial<HarvestResource> = {}): 
     typePedagogiques: [],
     typeDocumentaires: [],
     dateCreation: new Date('2026-01-01T00:00:00Z'),
+    licence: null,
     adresse: null,
     publicUrl: `http://repo.test/api/public/${oid}`,
     authors: [],

@@ -79,6 +79,7 @@ function resource(overrides: Partial<HarvestResource> = {}): HarvestResource {
     typePedagogiques: [9],
     typeDocumentaires: [9],
     dateCreation: new Date('2019-09-02T08:30:00Z'),
+    licence: null,
     adresse: null,
     publicUrl: `https://${REPOSITORY}/api/public/1`,
     authors: [person('Marie', 'Curie')],
@@ -331,6 +332,9 @@ const resourceArbitrary: fc.Arbitrary<HarvestResource> = fc.record({
   typePedagogiques: numericIds(PEDAGOGIC_TYPES),
   typeDocumentaires: numericIds(DOCUMENTARY_TYPES),
   dateCreation: fc.date({ noInvalidDate: true }),
+  licence: fc.option(
+    oneOf(['CC-BY-SA-4.0', 'CC-BY-4.0 OR MIT', 'https://creativecommons.org/licenses/by/4.0/'], text(2)),
+  ),
   adresse: fc.option(text(3)),
   publicUrl: text(2),
   authors: fc.array(personArbitrary, { maxLength: 25 }),
@@ -420,6 +424,13 @@ describe('oai_dc', () => {
     ]);
     expect(texts(xml, 'dc:language')).toEqual(['fr']);
     expect(texts(xml, 'dc:rights')).toEqual([expect.stringContaining('restriction : aucune')]);
+  });
+
+  it('gives the licence a resource states as a rights statement of its own', () => {
+    for (const licence of ['CC-BY-SA-4.0', 'https://creativecommons.org/licenses/by/4.0/']) {
+      const rights = texts(dc({ licence }), 'dc:rights');
+      expect(rights).toEqual([expect.stringContaining('restriction : aucune'), licence]);
+    }
   });
 
   it('gives ISO 639-1 tags where they exist, an unknown three-letter code as is, and no garbage', () => {
@@ -547,5 +558,14 @@ describe('lom', () => {
     expect(vocabularyValues(xml, 'cost')).toEqual([['LOMv1.0', 'no']]);
     expect(xml).not.toContain('copyrightAndOtherRestrictions');
     expect(/<rights>.*<\/rights>/s.exec(xml)?.[0]).toContain('restriction : aucune');
+  });
+
+  it('states the licence a resource states: its use is then subject to conditions', () => {
+    const xml = lom({ licence: 'CC-BY-SA-4.0' });
+    expect(vocabularyValues(xml, 'cost')).toEqual([['LOMv1.0', 'no']]);
+    expect(vocabularyValues(xml, 'copyrightAndOtherRestrictions')).toEqual([['LOMv1.0', 'yes']]);
+    const rights = /<rights>.*<\/rights>/s.exec(xml)?.[0];
+    expect(rights).toContain('restriction : aucune');
+    expect(rights).toContain('Licence : CC-BY-SA-4.0.');
   });
 });

@@ -1,6 +1,9 @@
 /** GraphQL: what OAI-PMH harvesters read (src/oai/ runs these fields as named operations). */
+
+import { fieldsWhere, RESOURCE_FIELDS } from '../../catalogue/resource-fields.ts';
 import { InvalidInputError } from '../../errors.ts';
-import { builder } from '../../graphql/builder.ts';
+import { type BuilderTypes, builder } from '../../graphql/builder.ts';
+import { SCALAR_OF_KIND } from '../../graphql/scalars.ts';
 import type { HarvestPerson } from '../../read-model/harvest.ts';
 import {
   DEFAULT_HARVEST_PAGE,
@@ -24,25 +27,38 @@ const HarvestPersonType = builder.objectRef<HarvestPerson>('HarvestPerson').impl
   }),
 });
 
+/**
+ * The catalogue's fields the formats are made from: those whose change gives a record a new
+ * datestamp (a JSON one reaches harvesters through what they receive of it: `address`), and the
+ * time of the last change. Read as properties (compiled execution runs no resolver for them).
+ */
+const RECEIVED_FIELDS = [
+  ...fieldsWhere((field) => field.harvest === 'restamps' && field.kind !== 'json'),
+  'dateMiseAJour' as const,
+];
+
+function receivedFields(t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, HarvestResourceView>) {
+  return Object.fromEntries(
+    RECEIVED_FIELDS.map((name) => {
+      const { kind, nullable, description } = RESOURCE_FIELDS[name];
+      return [name, t.expose(name as never, { type: SCALAR_OF_KIND[kind], nullable, description })];
+    }),
+  );
+}
+
 const HarvestResourceType = builder.objectRef<HarvestResourceView>('HarvestResource').implement({
   description: 'The metadata of a harvestable resource: what the OAI-PMH formats are made from.',
   fields: (t) => ({
+    ...receivedFields(t),
     oid: t.exposeInt('oid', { description: 'The resource’s oid.' }),
     rid: t.exposeString('rid', { description: 'Id across repositories: `<baseId>/<oid>`.' }),
     publicUrl: t.exposeString('publicUrl', {
       description: 'Its public page in this service: `<baseUrl>/api/public/<oid>`.',
     }),
-    titre: t.exposeString('titre', { description: 'Title.' }),
-    resume: t.exposeString('resume', { description: 'Summary.' }),
-    description: t.exposeString('description', { description: 'Description.' }),
-    langue: t.exposeString('langue', { description: 'Language code (`fra`, …).' }),
-    type: t.exposeString('type', { description: 'Resource type key (`url`, `j3p`, …).' }),
     niveaux: t.exposeStringList('niveaux', { description: 'School level keys, in order.' }),
     categories: t.exposeIntList('categories', { description: 'Category keys, in order.' }),
     typePedagogiques: t.exposeIntList('typePedagogiques', { description: 'Pedagogical type keys.' }),
     typeDocumentaires: t.exposeIntList('typeDocumentaires', { description: 'Documentary type keys.' }),
-    dateCreation: t.expose('dateCreation', { description: 'Creation time.', type: 'DateTime' }),
-    dateMiseAJour: t.expose('dateMiseAJour', { description: 'Time of the last change.', type: 'DateTime' }),
     address: t.exposeString('address', {
       nullable: true,
       description: 'The resource’s own address: an `url` resource’s http(s) `parametres.adresse`, else null.',

@@ -16,6 +16,7 @@ import {
   LEVEL_MAPPING,
   LOM_SOURCE,
   languageTag,
+  licenceStatement,
   PEDAGOGIC_TYPE_MAPPING,
   RESOURCE_TYPE_MAPPING,
   RIGHTS_DESCRIPTION,
@@ -146,10 +147,23 @@ function educational(resource: HarvestResource, levels: string[], language: stri
   );
 }
 
-/** 6 Rights: the same for every exposed (public) resource; see RIGHTS_DESCRIPTION. */
-const RIGHTS =
+/** 6 Rights without a licence: free access for every exposed (public) resource (RIGHTS_DESCRIPTION). */
+const FREE_ACCESS =
   vocabulary('cost', LOM_SOURCE, 'no') +
   element('description', langString(RIGHTS_DESCRIPTION, METADATA_LANGUAGE));
+
+/** 6 Rights: free access and, when the resource states one, the licence its use is subject to. */
+function rights(licence: string | null): string {
+  if (licence === null) return FREE_ACCESS;
+  return (
+    vocabulary('cost', LOM_SOURCE, 'no') +
+    vocabulary('copyrightAndOtherRestrictions', LOM_SOURCE, 'yes') +
+    element(
+      'description',
+      langString(`${RIGHTS_DESCRIPTION} ${licenceStatement(licence)}`, METADATA_LANGUAGE),
+    )
+  );
+}
 
 /** 9 Classification: the levels as ScoLOMFR taxon paths, broadest taxon first; '' without levels. */
 function classification(levels: string[]): string {
@@ -196,7 +210,7 @@ function renderLom(resource: HarvestResource, options: LomOptions): string {
     element('metaMetadata', META_METADATA) +
     (location ? element('technical', element('location', location)) : '') +
     (educationalCategory ? element('educational', educationalCategory) : '') +
-    element('rights', RIGHTS) +
+    element('rights', rights(resource.licence)) +
     classification(levels) +
     '</lom>'
   );

@@ -43,6 +43,8 @@ function renderOaiDc(resource: HarvestResource): string {
   if (resource.adresse !== null) add('identifier', resource.adresse);
   if (language) add('language', language);
   add('rights', RIGHTS_DESCRIPTION);
+  // The licence alone, as aggregators read it (an SPDX expression or a licence's URL).
+  if (resource.licence !== null) add('rights', resource.licence);
 
   return (
     `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NAMESPACE}" xmlns:dc="${DC_NAMESPACE}"` +
