@@ -10,6 +10,7 @@
  * under two identifiers). Everything that was once exposed and is not any more is a deleted record
  * (`deletedRecord: persistent`) with the datestamp of the change that removed it.
  */
+import type { HarvestMetadataFieldsFragment, HarvestPersonFragment } from './operations.generated.ts';
 
 /** A record's header: every record has one; a deleted record has nothing else. */
 export interface HarvestHeader {
@@ -25,44 +26,17 @@ export interface HarvestHeader {
 }
 
 /** An author or contributor, as a harvester may see them (never an e-mail address). */
-export interface HarvestPerson {
-  pid: string;
-  nom: string;
-  prenom: string;
-}
+export type HarvestPerson = HarvestPersonFragment;
 
 /**
  * The metadata of an exposed resource: everything the `oai_dc` and `lom` formats are made from, and
- * nothing more. `dateMiseAJour` is left out on purpose: the harvest entries' triggers do not restamp
- * a record when it alone changes (every save moves it), so a format that showed it would need them
- * to (docs/oai-pmh.md, "Datestamps").
+ * nothing more. It is what the HarvestMetadataFields fragment of operations.graphql selects, typed by
+ * the code generated from it (the fields' meanings are the schema's: `HarvestResource` in
+ * schema.graphql), so a field a format needs is added to the fragment alone. `dateMiseAJour` is left
+ * out on purpose: the harvest entries' triggers do not restamp a record when it alone changes (every
+ * save moves it), so a format that showed it would need them to (docs/oai-pmh.md, "Datestamps").
  */
-export interface HarvestResource {
-  oid: number;
-  /** `<baseId>/<oid>`. */
-  rid: string;
-  titre: string;
-  resume: string;
-  description: string;
-  /** ISO 639-3 code as stored (`fra`, `eng`, …). */
-  langue: string;
-  /** Resource type id (`j3p`, `url`, …; labels in src/modules/resources/vocabulary.ts). */
-  type: string;
-  /** Level ids (`6e`, `5e`, …), in the resource's order. */
-  niveaux: string[];
-  categories: number[];
-  typePedagogiques: number[];
-  typeDocumentaires: number[];
-  dateCreation: Date;
-  /** The licence it is published under (an SPDX expression or a licence's URL), or null when none is stated. */
-  licence: string | null;
-  /** The resource's own address when it has one (an `url` resource's `parametres.adresse`), else null. */
-  adresse: string | null;
-  /** Its public page in this service (`<baseUrl>/api/public/<oid>`). */
-  publicUrl: string;
-  authors: HarvestPerson[];
-  contributors: HarvestPerson[];
-}
+export type HarvestResource = HarvestMetadataFieldsFragment;
 
 export interface HarvestRecord {
   header: HarvestHeader;

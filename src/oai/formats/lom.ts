@@ -16,7 +16,6 @@ import {
   LEVEL_MAPPING,
   LOM_SOURCE,
   languageTag,
-  licenceStatement,
   PEDAGOGIC_TYPE_MAPPING,
   RESOURCE_TYPE_MAPPING,
   RIGHTS_DESCRIPTION,
@@ -158,10 +157,7 @@ function rights(licence: string | null): string {
   return (
     vocabulary('cost', LOM_SOURCE, 'no') +
     vocabulary('copyrightAndOtherRestrictions', LOM_SOURCE, 'yes') +
-    element(
-      'description',
-      langString(`${RIGHTS_DESCRIPTION} ${licenceStatement(licence)}`, METADATA_LANGUAGE),
-    )
+    element('description', langString(`${RIGHTS_DESCRIPTION} Licence : ${licence}.`, METADATA_LANGUAGE))
   );
 }
 

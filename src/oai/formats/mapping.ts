@@ -187,12 +187,9 @@ export const DOCUMENTARY_TYPE_DCMI: Record<number, string> = lookupTable({
 /**
  * Rights. Only public resources (restriction 0, "aucune") are exposed, so every record states the
  * same access: free of charge for anyone. Restriction is about who may read, not how a work may be
- * used: that is the licence's, when the resource states one (`licenceStatement`); without one no
- * copyright statement is made either way.
+ * used: that is the licence's, when the resource states one (a statement of its own in each
+ * format); without one no copyright statement is made either way.
  */
-/** The licence a resource is published under, in the rights' language (an SPDX expression or a URL). */
-export const licenceStatement = (licence: string) => `Licence : ${licence}.`;
-
 export const RIGHTS_DESCRIPTION = `Accès public : ressource consultable par tous, sans compte ni paiement (restriction : ${
   RESTRICTIONS[Restriction.none]
 }).`;
