@@ -4,22 +4,16 @@
  * runs the harvest operations in that request's server context, as REST does: the gateway decides
  * what is exposed.
  */
-import type { Express, Request, Response } from 'express';
-import type { ExecutionResult } from 'graphql';
+import type { Express } from 'express';
+import type { OperationRunner } from '../gateway/operation-runner.ts';
 import { allowCrossOriginReads } from '../http/security-headers.ts';
 import { metadataFormats } from './formats/index.ts';
 import { createGraphQLHarvestSource } from './graphql-source.ts';
 import { createOaiRouter, OAI_PATH } from './router.ts';
 import type { OaiSettings } from './settings.ts';
 
-/** Runs one of the harvest operations in a request's server context (src/rest/execute.ts). */
-type HarvestRunner = (
-  name: string,
-  variables: Record<string, unknown>,
-  serverContext: { req: Request; res: Response },
-) => Promise<ExecutionResult>;
-
-export function mountOai(app: Express, settings: OaiSettings, runHarvestOperation: HarvestRunner): void {
+/** `runHarvestOperation` runs the harvest operations (src/oai/operations.graphql) in a request's context. */
+export function mountOai(app: Express, settings: OaiSettings, runHarvestOperation: OperationRunner): void {
   app.use(OAI_PATH, (_req, res, next) => {
     allowCrossOriginReads(res);
     next();
