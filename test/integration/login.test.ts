@@ -228,7 +228,7 @@ describe('POST /api/connexion', () => {
       .send({ origine: lab.baseUrl, token: lab.silentToken() });
     expect(response.status).toBe(504);
     expect(response.body.success).toBe(false);
-    expect(response.body.error).toMatch(/n’a pas répondu en 500 ms/);
+    expect(response.body.error).toMatch(/n’a pas répondu en 2000 ms/);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 

@@ -18,7 +18,9 @@ export function testConfig(overrides: Partial<ConfigInput> = {}): Config {
     ...overrides,
     // Tests stop their instances themselves; no background sweep left running.
     session: { sweepIntervalSeconds: 0, ...overrides.session },
-    http: { labTimeoutMs: 500, ...overrides.http },
+    // Long enough for a fake lab on loopback while the whole suite loads both cores (500 ms gave a
+    // 504 to a login in CI now and then); the tests of a lab that never answers wait this long.
+    http: { labTimeoutMs: 2000, ...overrides.http },
   });
 }
 
