@@ -70,12 +70,10 @@ const SCHEMA_OF_KIND: Record<FieldKind, JsonSchema> = {
  * needs no line here); required unless the column may be null.
  */
 const fieldsSince = FIELDS_SINCE_LEGACY.map((name) => {
-  const { kind, nullable, description } = RESOURCE_FIELDS[name];
+  const { kind, nullable: mayBeNull, description } = RESOURCE_FIELDS[name];
   const schema = SCHEMA_OF_KIND[kind];
-  return [
-    name,
-    { ...schema, ...(nullable && schema.type ? { type: [schema.type, 'null'] } : {}), description },
-  ] as const;
+  const type = mayBeNull && typeof schema.type === 'string' ? nullable(schema.type) : {};
+  return [name, { ...schema, ...type, description }] as const;
 });
 
 const rights = { type: 'string', pattern: '^R?W?D?$', description: 'R, W, D: read, update, delete' };

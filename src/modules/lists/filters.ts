@@ -81,7 +81,7 @@ function dateCondition(values: Date[]): Prisma.DateTimeFilter[] {
   });
 }
 
-/** The condition of a list index of kind `kind` on the column `name`, by the catalogue's kind. */
+/** How a list index parses its values, by its column's kind in the catalogue. */
 const KIND_OF_FIELD: Record<Exclude<FieldKind, 'json'>, Kind> = {
   text: 'string',
   int: 'int',
