@@ -24,10 +24,13 @@ const baseUrl = z
 /** Role → permissions, as in the compatibility notes (§2). `allRights` is the token-level right. */
 export const DEFAULT_ROLES: Record<string, Permission[]> = {
   admin: [...PERMISSIONS],
-  // Everything but the token-level right, operating the service and the audit log.
+  // Everything but the token-level right, operating the service, the audit log and personal data.
   editeur: PERMISSIONS.filter(
     (permission) =>
-      permission !== 'allRights' && permission !== 'managePeerNotifications' && permission !== 'readAudit',
+      permission !== 'allRights' &&
+      permission !== 'managePeerNotifications' &&
+      permission !== 'readAudit' &&
+      permission !== 'managePersonalData',
   ),
   indexateur: ['index', 'createGroupe'],
   formateur: ['create', 'read', 'createGroupe'],

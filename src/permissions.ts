@@ -21,6 +21,11 @@ export const PERMISSIONS = [
   'managePeerNotifications',
   /** Read the audit log (who created, changed or deleted resources and groups). */
   'readAudit',
+  /**
+   * Export or erase any person's personal data (GDPR access, portability and erasure requests): a
+   * data protection officer's task. A person exports their own data without it.
+   */
+  'managePersonalData',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
