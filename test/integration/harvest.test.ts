@@ -262,7 +262,11 @@ describe('datestamps', () => {
     expect(await moved(() => db.resource.update({ where: { oid }, data: { description: 'Changée' } }))).toBe(
       true,
     );
-    // What no record shows: comments, the read key, the version counters; a person's new name.
+    // An author's new name, which the records show.
+    expect(
+      await moved(() => db.person.update({ where: { oid: person.oid }, data: { nom: 'Renommé' } })),
+    ).toBe(true);
+    // What no record shows: comments, the read key, the version counters, an author's e-mail.
     expect(await moved(() => db.resource.update({ where: { oid }, data: { commentaires: 'note' } }))).toBe(
       false,
     );
@@ -270,7 +274,7 @@ describe('datestamps', () => {
       false,
     );
     expect(
-      await moved(() => db.person.update({ where: { oid: person.oid }, data: { nom: 'Renommé' } })),
+      await moved(() => db.person.update({ where: { oid: person.oid }, data: { email: 'h@example.org' } })),
     ).toBe(false);
   });
 
@@ -738,11 +742,40 @@ describe('the triggers, on writes by SQL alone (no service save: dateMiseAJour u
           `INSERT INTO "ResourceRelation" ("resourceOid", "predicate", "targetRid", "position") VALUES (${url}, 1, 'ailleurs/9', 0)`,
         ],
       ],
-      ['a person’s name', url, [`UPDATE "Person" SET "nom" = 'Renommé' WHERE "oid" = ${author.oid}`]],
+      ['a person’s e-mail', url, [`UPDATE "Person" SET "email" = 'sql@example.org' WHERE "oid" = ${author.oid}`]],
+      [
+        'a person’s names saved as they were',
+        url,
+        [`UPDATE "Person" SET "nom" = "nom", "prenom" = "prenom" WHERE "oid" = ${author.oid}`],
+      ],
     ];
     for (const [what, oid, statements, options] of changes) {
       expect(await afterSql(oid, statements, options), what).toEqual({ stamped: 'long ago', deleted: false });
     }
+  });
+
+  it('restamp the records of a person’s resources when their names change (records show them)', async () => {
+    const authored = await resourceWithLists({ contributeurs: [] });
+    const contributed = await resourceWithLists({ auteurs: [other.pid], contributeurs: [author.pid] });
+    const unrelated = await resourceWithLists({ auteurs: [other.pid], contributeurs: [] });
+    for (const [column, value] of [
+      ['nom', 'Renommée'],
+      ['prenom', 'Renommée'],
+    ] as const) {
+      await stampLongAgo(unrelated);
+      await stampLongAgo(contributed);
+      const rename = `UPDATE "Person" SET "${column}" = '${value} ${column}' WHERE "oid" = ${author.oid}`;
+      expect(await afterSql(authored, [rename]), `${column}, author`).toEqual({ stamped: 'now', deleted: false });
+      expect((await entryOf(contributed))!.datestamp.getTime(), `${column}, contributor`).toBeGreaterThan(
+        LONG_AGO.getTime(),
+      );
+      expect((await entryOf(unrelated))!.datestamp, `${column}, other author`).toEqual(LONG_AGO);
+    }
+    // A withdrawn record keeps the stamp of its withdrawal.
+    await db.$executeRawUnsafe(update(authored, `"publie" = false`));
+    expect(
+      await afterSql(authored, [`UPDATE "Person" SET "nom" = 'Encore' WHERE "oid" = ${author.oid}`]),
+    ).toEqual({ stamped: 'long ago', deleted: true });
   });
 
   it('withdraw a record on each visibility column, bring it back, and leave a withdrawn one alone', async () => {
@@ -805,6 +838,7 @@ describe('the triggers', () => {
         'ResourcePedagogicType',
         'ResourceDocumentaryType',
       ].flatMap((table) => ['insert', 'update', 'delete'].map((event) => `${table}_harvest_${event}`)),
+      'Person_harvest_update',
     ];
     expect(names.sort()).toEqual(expected.sort());
   });

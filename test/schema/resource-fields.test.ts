@@ -15,7 +15,7 @@ import {
   parse,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { harvestTriggerChange } from '../../scripts/harvest-triggers.ts';
+import { harvestTriggerChange, latestHarvestTrigger } from '../../scripts/harvest-triggers.ts';
 import {
   BODY_FIELDS,
   DATABASE_KEPT_COLUMNS,
@@ -221,7 +221,9 @@ describe('the harvest triggers', () => {
         .sort()
         .map((name) => readFileSync(join(folder, name, 'migration.sql'), 'utf8'));
       expect(harvestTriggerChange(dialect, texts)).toBe('');
-      expect(harvestTriggerChange(dialect, texts.slice(0, -1))).not.toBe('');
+      // Without the migration that wrote them last, the history is stale: the check can fail.
+      const last = texts.findLastIndex((text) => latestHarvestTrigger(dialect, [text]) !== undefined);
+      expect(harvestTriggerChange(dialect, texts.slice(0, last))).not.toBe('');
     },
   );
 
