@@ -742,7 +742,11 @@ describe('the triggers, on writes by SQL alone (no service save: dateMiseAJour u
           `INSERT INTO "ResourceRelation" ("resourceOid", "predicate", "targetRid", "position") VALUES (${url}, 1, 'ailleurs/9', 0)`,
         ],
       ],
-      ['a person’s e-mail', url, [`UPDATE "Person" SET "email" = 'sql@example.org' WHERE "oid" = ${author.oid}`]],
+      [
+        'a person’s e-mail',
+        url,
+        [`UPDATE "Person" SET "email" = 'sql@example.org' WHERE "oid" = ${author.oid}`],
+      ],
       [
         'a person’s names saved as they were',
         url,
@@ -765,7 +769,10 @@ describe('the triggers, on writes by SQL alone (no service save: dateMiseAJour u
       await stampLongAgo(unrelated);
       await stampLongAgo(contributed);
       const rename = `UPDATE "Person" SET "${column}" = '${value} ${column}' WHERE "oid" = ${author.oid}`;
-      expect(await afterSql(authored, [rename]), `${column}, author`).toEqual({ stamped: 'now', deleted: false });
+      expect(await afterSql(authored, [rename]), `${column}, author`).toEqual({
+        stamped: 'now',
+        deleted: false,
+      });
       expect((await entryOf(contributed))!.datestamp.getTime(), `${column}, contributor`).toBeGreaterThan(
         LONG_AGO.getTime(),
       );
