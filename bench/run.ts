@@ -162,6 +162,21 @@ async function databaseSettled(url: string): Promise<void> {
   }
 }
 
+/**
+ * Writes the database's dirty pages out before a size is measured: a seed or a migration just
+ * before leaves a checkpoint due, which would otherwise fall on whichever target is measured then.
+ */
+async function checkpoint(url: string): Promise<void> {
+  if (provider !== 'postgresql') return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('CHECKPOINT');
+  } finally {
+    await client.end();
+  }
+}
+
 type Target = 'rest' | 'graphql' | 'floor' | 'postgraphile' | 'limit' | 'expressLimit';
 
 /** The requests of a scenario for each target present. */
@@ -231,6 +246,7 @@ for (const size of sizes) {
       ? await startAnchors(url, { postgraphile: 5678, limit: 5801, expressLimit: 5802 })
       : { missing: ['anchors: PostgreSQL only (BENCH_DATABASE=postgresql)'] };
   notes.push(...anchors.missing);
+  await checkpoint(url);
   try {
     for (const scenario of scenarios) {
       const targets = requests(scenario, oid, server, anchors);
