@@ -14,7 +14,14 @@ import { fetchPeerResource } from '../peers/peer-sources.ts';
 import { ResourceNotFoundError } from './resources.errors.ts';
 import { canCreate } from './resources.policy.ts';
 import { type FullResource, localOid, ridOf, type StoredState, storedState } from './resources.repository.ts';
-import { loadFull, readResource, type SaveResult, saveOver, saveResource } from './resources.service.ts';
+import {
+  loadFull,
+  onFreshState,
+  readResource,
+  type SaveResult,
+  saveOver,
+  saveResource,
+} from './resources.service.ts';
 import type { ResourceState } from './save-plan.ts';
 import { EDITABLE_TYPES, RELATION_COPY_OF } from './vocabulary.ts';
 
@@ -120,7 +127,11 @@ export async function cloneResource(context: Context, oid: number): Promise<Save
 }
 
 /** `forkAlias`: the alias becomes a real copy of its source, keeping its oid and its authors. */
-export async function forkAlias(context: Context, oid: number): Promise<SaveResult> {
+export function forkAlias(context: Context, oid: number): Promise<SaveResult> {
+  return onFreshState(() => forkOnce(context, oid));
+}
+
+async function forkOnce(context: Context, oid: number): Promise<SaveResult> {
   const alias = await loadFull({ oid });
   if (!alias) {
     // Let the read rules decide between "not found" and "denied".

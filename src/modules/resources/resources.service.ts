@@ -216,12 +216,39 @@ export async function saveResource(
   options: SaveOptions = {},
 ): Promise<SaveResult> {
   const input = parseResourceInput(fields, options.ignoredProperties);
-  return saveInput(context, input, await designated(context, input.fields), merge, options);
+  return onFreshState(async () =>
+    saveInput(context, input, await designated(context, input.fields), merge, options),
+  );
+}
+
+/** A save decided on a state that another save changed before it was written (see `decidedOn`). */
+class StaleSave extends Error {}
+
+/** How many times a save is decided again on a state changed meanwhile before it gives up. */
+const SAVE_ATTEMPTS = 5;
+
+/**
+ * Runs `save` (which reads the resource, decides and writes) again on the new state when another
+ * save changed the resource between its read and its write, so that neither is lost: each decides
+ * on what the other wrote (rights included). Under more contention than that, a conflict.
+ */
+export async function onFreshState<T>(save: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await save();
+    } catch (error) {
+      if (!(error instanceof StaleSave)) throw error;
+      if (attempt === SAVE_ATTEMPTS) {
+        throw new ResourceConflictError('La ressource a été modifiée pendant l’enregistrement, réessayez');
+      }
+    }
+  }
 }
 
 /**
  * `saveResource` over a resource the caller has just read whole (`existing`), which `fields` then
- * do not designate again: one read fewer for addRelations and forkAlias.
+ * do not designate again: one read fewer for addRelations and forkAlias. The caller reads within
+ * `onFreshState`, so that a save changed meanwhile is read and decided again.
  */
 export async function saveOver(
   context: Context,
@@ -283,10 +310,12 @@ async function writeSave(context: Context, plan: SavePlan): Promise<SaveResult> 
             snapshot: plan.archive.snapshot as unknown as Prisma.InputJsonValue,
           },
         }));
-      await tx.resource.update({
-        where: { oid: plan.oid },
+      const { count } = await tx.resource.updateMany({
+        where: { oid: plan.oid, dateMiseAJour: plan.decidedOn },
         data: { ...plan.row, ...(archive ? { archiveOid: archive.oid } : {}) },
       });
+      // Changed (or deleted) since it was read: nothing of this transaction is kept.
+      if (count === 0) throw new StaleSave();
       await writeLinks(tx, plan.oid, plan.changedLinks);
       if (plan.rewriteWords) await writeWords(tx, plan.oid, plan.scalars);
       await enqueueChangeNotifications(tx, context, plan.oid, plan.previousEnfants);
@@ -321,10 +350,12 @@ export async function addRelations(context: Context, input: RelationsInput): Pro
           ? identifyByPair(context, fields.origine, fields.idOrigine)
           : null;
   if (!id) throw new InvalidInputError('Il faut identifier la ressource : oid, origine et idOrigine, ou ref');
-  const existing = await loadFull(id.where);
-  if (!existing) throw new ResourceNotFoundError(id.label);
-  const current = existing.relations.map((r) => ({ predicate: r.predicate, rid: r.targetRid }));
-  return saveOver(context, existing, { relations: [...current, ...(fields.relations ?? [])] }, true);
+  return onFreshState(async () => {
+    const existing = await loadFull(id.where);
+    if (!existing) throw new ResourceNotFoundError(id.label);
+    const current = existing.relations.map((r) => ({ predicate: r.predicate, rid: r.targetRid }));
+    return saveOver(context, existing, { relations: [...current, ...(fields.relations ?? [])] }, true);
+  });
 }
 
 /** Deletes a resource the caller may delete; its links and archives go with it. */

@@ -242,6 +242,11 @@ export interface CreationPlan extends PlanCommon {
 export interface UpdatePlan extends PlanCommon {
   kind: 'update';
   oid: number;
+  /**
+   * `dateMiseAJour` of the state this plan was decided on: the update is written only while the row
+   * still has it (every service save moves it), so a save never writes over one made meanwhile.
+   */
+  decidedOn: Date;
   row: ResourceScalars & {
     origine: string;
     idOrigine: string;
@@ -382,6 +387,7 @@ function planUpdate(
     kind: 'update',
     ...common,
     oid: existing.oid,
+    decidedOn: existing.dateMiseAJour,
     row: {
       ...common.scalars,
       origine,
