@@ -1,4 +1,4 @@
-/** `rrs person create|update|show`: persons and the roles an administrator grants them. */
+/** `rrs person create|update|show|export`: persons and the roles an administrator grants them. */
 import type { Command } from 'commander';
 import type { Config } from '../../config.ts';
 import { db } from '../../db/client.ts';
@@ -6,6 +6,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.ts
 import { addPerson, isPid } from '../../modules/persons/persons.service.ts';
 import { permissionsOf, roleSourceGrants } from '../../permissions.ts';
 import { output, withService } from '../context.ts';
+import { registerPersonExportCommand } from './person-export.ts';
 
 interface PersonOptions {
   pid: string;
@@ -85,7 +86,9 @@ function humanPerson(person: Described): string {
 }
 
 export function registerPersonCommands(program: Command): void {
-  const person = program.command('person').description('create, update and show persons and their roles');
+  const person = program
+    .command('person')
+    .description('create, update, show and export persons and their roles');
 
   const writeOptions = (command: Command, required: boolean) =>
     command
@@ -160,4 +163,6 @@ export function registerPersonCommands(program: Command): void {
         output(command, described, () => humanPerson(described));
       }),
     );
+
+  registerPersonExportCommand(person);
 }
