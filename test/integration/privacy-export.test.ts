@@ -29,6 +29,7 @@ let app: TestApp;
 let subject: Browser;
 let subjectUser: LabUser;
 let otherTeacher: Browser;
+let otherTeacherUser: LabUser;
 let admin: Browser;
 const folder = mkdtempSync(join(tmpdir(), 'rrs-privacy-export-'));
 
@@ -121,7 +122,8 @@ let built: Awaited<ReturnType<typeof buildSubject>>;
 test.beforeAll(async ({ lab: startedLab, app: startedApp }) => {
   lab = startedLab;
   app = startedApp;
-  otherTeacher = await logIn(app, lab, labUser({ type: 1 }));
+  otherTeacherUser = labUser({ type: 1 });
+  otherTeacher = await logIn(app, lab, otherTeacherUser);
   admin = (await logInWithRoles(app, lab, ['admin'])).browser;
   built = await buildSubject();
 });
@@ -333,12 +335,18 @@ describe('who may export', () => {
     }
   });
 
-  test('a teacher, for another person: denied, whether the pid exists or not', async () => {
-    for (const pid of [subjectPid(), `${lab.baseId}/inconnu${unique}`]) {
-      const rest = await restExport(otherTeacher, pid);
+  test('a teacher, or an editor, for another person: denied, whether the pid exists or not', async () => {
+    // The subject holds `editeur` besides `formateur`: neither grants managePersonalData.
+    const cases: [Browser, string][] = [
+      [otherTeacher, subjectPid()],
+      [otherTeacher, `${lab.baseId}/inconnu${unique}`],
+      [subject, pidOf(otherTeacherUser)],
+    ];
+    for (const [caller, pid] of cases) {
+      const rest = await restExport(caller, pid);
       expect(rest.status).toBe(403);
       expect(rest.body).toEqual({ success: false, error: 'Droits insuffisants' });
-      expect(errorCode(await graphql(otherTeacher, EXPORT, { pid }), 'personalDataExport')).toBe('FORBIDDEN');
+      expect(errorCode(await graphql(caller, EXPORT, { pid }), 'personalDataExport')).toBe('FORBIDDEN');
     }
   });
 
