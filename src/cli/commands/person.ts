@@ -1,4 +1,4 @@
-/** `rrs person create|update|show|export`: persons and the roles an administrator grants them. */
+/** `rrs person create|update|show`: persons and the roles an administrator grants them. */
 import type { Command } from 'commander';
 import type { Config } from '../../config.ts';
 import { db } from '../../db/client.ts';
@@ -86,9 +86,7 @@ function humanPerson(person: Described): string {
 }
 
 export function registerPersonCommands(program: Command): void {
-  const person = program
-    .command('person')
-    .description('create, update, show and export persons and their roles');
+  const person = program.command('person').description('create, update and show persons and their roles');
 
   const writeOptions = (command: Command, required: boolean) =>
     command
