@@ -2,6 +2,7 @@
 import '../graphql/scalars.ts';
 import '../graphql/errors.ts';
 import '../modules/persons/persons.schema.ts';
+import '../modules/privacy/export.schema.ts';
 import '../modules/sessions/sessions.schema.ts';
 import '../modules/groups/groups.schema.ts';
 import '../modules/resources/resources.schema.ts';

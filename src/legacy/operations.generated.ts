@@ -800,6 +800,27 @@ export type AddPersonMutation = { result:
     | { __typename: 'Person', oid: number, pid: string }
    };
 
+export type PersonalDataExportQueryVariables = Exact<{
+  pid?: string | null | undefined;
+}>;
+
+
+export type PersonalDataExportQuery = { result:
+    | (
+      { __typename: 'InvalidInputError' }
+      & ErrorFields_InvalidInputError_Fragment
+    )
+    | (
+      { __typename: 'NotFoundError' }
+      & ErrorFields_NotFoundError_Fragment
+    )
+    | { __typename: 'PersonalDataExport', format: string, generatedAt: Date, person: { oid: number, pid: string, nom: string, prenom: string, email: string | null, createdAt: Date, updatedAt: Date }, roles: Array<{ role: string, source: string, grantedAt: Date, active: boolean }>, groups: { managed: Array<ExportedGroupFieldsFragment>, member: Array<ExportedGroupFieldsFragment>, followed: Array<ExportedGroupFieldsFragment> }, resources: { authored: Array<ExportedResourceFieldsFragment>, contributed: Array<ExportedResourceFieldsFragment>, parentAuthored: Array<ExportedResourceFieldsFragment>, mentioned: Array<ExportedResourceFieldsFragment> }, resourceArchives: Array<{ oid: number, resourceOid: number, rid: string, version: number, archivedAt: Date }>, sessions: Array<{ digest: string, expiresAt: Date, labBaseId: string | null }>, auditEntries: Array<{ id: number, at: Date, asActor: boolean, asSubject: boolean, actorKind: string, actorPid: string | null, action: string, entityKind: string, entityId: number, changes: unknown }>, peerNotifications: Array<{ id: string, kind: string, peerBaseId: string, status: string, createdAt: Date, payload: unknown }> }
+   };
+
+export type ExportedGroupFieldsFragment = { oid: number, nom: string, since: Date | null, position: number | null };
+
+export type ExportedResourceFieldsFragment = { oid: number, rid: string, titre: string, type: string, position: number | null };
+
 export type ResourceFormatsFragment = { droits?: string, ref?: LegacyRefFragment, authors?: Array<{ person: { label: string } }>, contributors?: Array<{ person: { label: string } }>, resolvedRelations?: Array<{ predicate: number, rid: string, titre: string | null, type: string | null }> } & { oid?: number, rid?: string, origine?: string, idOrigine?: string, aliasOf?: string | null, cle?: string | null, type?: string, titre?: string, resume?: string, description?: string, commentaires?: string, parametres?: unknown, enfants?: unknown, niveaux?: Array<string>, categories?: Array<number>, typePedagogiques?: Array<number>, typeDocumentaires?: Array<number>, auteursParents?: Array<string>, langue?: string, publie?: boolean, restriction?: number, indexable?: boolean, dateCreation?: Date, dateMiseAJour?: Date, version?: number, inc?: number, archiveOid?: number | null, licence?: string | null, relations?: Array<{ predicate: number, rid: string }>, authors?: Array<{ person: { pid: string } }>, contributors?: Array<{ person: { pid: string } }>, readerGroups?: Array<{ group: { nom: string } }>, authorGroups?: Array<{ group: { nom: string } }> };
 
 export type ResourceByOidQueryVariables = Exact<{
@@ -1149,6 +1170,7 @@ export interface OperationResults {
   MyResources: MyResourcesQuery['result'];
   NotifyError: NotifyErrorMutation['result'];
   OpenGroups: OpenGroupsQuery['result'];
+  PersonalDataExport: PersonalDataExportQuery['result'];
   PublicGroups: PublicGroupsQuery['result'];
   PublicResource: PublicResourceQuery['result'];
   PublicResourceByOrigin: PublicResourceByOriginQuery['result'];
@@ -1196,6 +1218,7 @@ export interface OperationVariables {
   MyResources: MyResourcesQueryVariables;
   NotifyError: NotifyErrorMutationVariables;
   OpenGroups: OpenGroupsQueryVariables;
+  PersonalDataExport: PersonalDataExportQueryVariables;
   PublicGroups: PublicGroupsQueryVariables;
   PublicResource: PublicResourceQueryVariables;
   PublicResourceByOrigin: PublicResourceByOriginQueryVariables;

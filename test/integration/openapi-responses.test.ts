@@ -208,6 +208,16 @@ describe('every route against the document', { shuffle: false }, () => {
         400,
       );
     });
+
+    it('GET /api/personne/export', async () => {
+      const route = 'get /api/personne/export';
+      conforms(route, await teacher.get('/api/personne/export'), 200);
+      conforms(route, await token().get(`/api/personne/export?pid=${at(teacherPid)}`), 200);
+      conforms(route, await anonymous().get('/api/personne/export'), 401);
+      conforms(route, await other.get(`/api/personne/export?pid=${at(teacherPid)}`), 403);
+      conforms(route, await token().get('/api/personne/export?pid=docs/inconnu'), 404);
+      conforms(route, await token().get('/api/personne/export?pid=%20'), 400);
+    });
   });
 
   describe('groups', () => {

@@ -6,6 +6,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.ts
 import { addPerson, isPid } from '../../modules/persons/persons.service.ts';
 import { permissionsOf, roleSourceGrants } from '../../permissions.ts';
 import { output, withService } from '../context.ts';
+import { registerPersonExportCommand } from './person-export.ts';
 
 interface PersonOptions {
   pid: string;
@@ -160,4 +161,6 @@ export function registerPersonCommands(program: Command): void {
         output(command, described, () => humanPerson(described));
       }),
     );
+
+  registerPersonExportCommand(person);
 }

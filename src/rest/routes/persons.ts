@@ -36,6 +36,65 @@ function legacyRoles(roles: unknown): unknown {
   return entries.filter(([, granted]) => granted).map(([role]) => role);
 }
 
+const int = { type: 'integer' };
+const date = { type: 'string', format: 'date-time' };
+const orNull = (schema: Record<string, unknown>) => ({ ...schema, type: [schema.type, 'null'] });
+/** An object schema whose every property is required. */
+const record = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties),
+});
+const list = (items: Record<string, unknown>) => ({ type: 'array', items });
+const exportedGroup = record({ oid: int, nom: s, since: orNull(date), position: orNull(int) });
+const exportedResource = record({ oid: int, rid: s, titre: s, type: s, position: orNull(int) });
+
+/** The personal data export (docs/privacy.md "Export"): the GraphQL document as it is. */
+const personalDataExport = record({
+  format: s,
+  generatedAt: date,
+  person: record({
+    oid: int,
+    pid: s,
+    nom: s,
+    prenom: s,
+    email: orNull(s),
+    createdAt: date,
+    updatedAt: date,
+  }),
+  roles: list(record({ role: s, source: s, grantedAt: date, active: { type: 'boolean' } })),
+  groups: record({
+    managed: list(exportedGroup),
+    member: list(exportedGroup),
+    followed: list(exportedGroup),
+  }),
+  resources: record({
+    authored: list(exportedResource),
+    contributed: list(exportedResource),
+    parentAuthored: list(exportedResource),
+    mentioned: list(exportedResource),
+  }),
+  resourceArchives: list(record({ oid: int, resourceOid: int, rid: s, version: int, archivedAt: date })),
+  sessions: list(record({ digest: s, expiresAt: date, labBaseId: orNull(s) })),
+  auditEntries: list(
+    record({
+      id: int,
+      at: date,
+      asActor: { type: 'boolean' },
+      asSubject: { type: 'boolean' },
+      actorKind: s,
+      actorPid: orNull(s),
+      action: s,
+      entityKind: s,
+      entityId: int,
+      changes: { type: ['object', 'null'] },
+    }),
+  ),
+  peerNotifications: list(
+    record({ id: s, kind: s, peerBaseId: s, status: s, createdAt: date, payload: { type: 'object' } }),
+  ),
+});
+
 export const personRoutes: LegacyRoute[] = [
   {
     method: 'post',
@@ -243,6 +302,23 @@ export const personRoutes: LegacyRoute[] = [
         'Rôle <rôle> inconnu (rôles connus : <rôles>)',
       ],
       payload: { properties: { oid: { type: 'integer' }, pid: s }, required: ['oid', 'pid'] },
+    },
+  },
+  {
+    method: 'get',
+    paths: ['/api/personne/export'],
+    operation: 'PersonalDataExport',
+    variables: ({ query }) => ({ pid: text(query.pid) }),
+    shape: ({ __typename, ...document }) => document,
+    doc: {
+      summary: 'Everything the service holds about a person (GDPR access and portability)',
+      description:
+        'Without `pid`, the caller’s own data (a session person; an API token must give `pid`). Another person’s needs the permission `managePersonalData` (administrators, API tokens). The document is described in docs/privacy.md, "Export".',
+      query: {
+        pid: { ...notBlank, description: 'the person’s pid; absent: the caller', examples: ['sesalab/1'] },
+      },
+      invalid: ['pid vide'],
+      payload: personalDataExport,
     },
   },
 ];
