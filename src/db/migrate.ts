@@ -31,7 +31,7 @@ import { type Provider, prismaPaths, providerOf, sqlitePath } from './database-u
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // Arbitrary constant: the key of the advisory lock every instance takes around migrations.
-const MIGRATION_LOCK_KEY = 7_370_215_001;
+export const MIGRATION_LOCK_KEY = 7_370_215_001;
 // How long a start waits for another process's migration transaction on SQLite.
 const SQLITE_LOCK_WAIT_MS = 120_000;
 
@@ -115,7 +115,7 @@ export async function applyMigrations(
   }
   const target = await PostgresTarget.open(databaseUrl);
   try {
-    await target.locked(() => migrate(target, migrations, log));
+    await target.locked(() => migrate(target, migrations, log), log);
   } finally {
     await target.close();
   }
@@ -205,13 +205,40 @@ class PostgresTarget implements MigrationTarget {
     return new PostgresTarget(client);
   }
 
-  async locked(work: () => Promise<void>): Promise<void> {
-    await this.client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  /**
+   * Runs `work` holding the migration lock. Waiting for it has no bound (another instance may be
+   * running a long migration), so the wait is logged, with the process holding the lock, once
+   * at its start and once at its end: a start that seems stuck says why.
+   */
+  async locked(work: () => Promise<void>, log: MigrationLog): Promise<void> {
+    const { rows } = await this.client.query('SELECT pg_try_advisory_lock($1) AS taken', [
+      MIGRATION_LOCK_KEY,
+    ]);
+    if (!rows[0].taken) {
+      const since = Date.now();
+      log.warn(
+        { lockKey: MIGRATION_LOCK_KEY, holderPid: await this.lockHolder() },
+        'waiting for another process to finish migrating this database (it holds the migration lock)',
+      );
+      await this.client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      log.info({ waitedMs: Date.now() - since }, 'migration lock released by the other process: taken');
+    }
     try {
       await work();
     } finally {
       await this.client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     }
+  }
+
+  /** The server process id of the session holding the migration lock, if still held. */
+  private async lockHolder(): Promise<number | null> {
+    // An advisory lock on a bigint key shows its high and low 32 bits as classid and objid.
+    const { rows } = await this.client.query(
+      `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+         AND classid::bigint = ($1::bigint >> 32) AND objid::bigint = ($1::bigint & 4294967295)`,
+      [MIGRATION_LOCK_KEY],
+    );
+    return rows[0]?.pid ?? null;
   }
 
   async rows(): Promise<MigrationRow[]> {

@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { postgreSplitterOptions, splitQuery, sqliteSplitterOptions } from 'dbgate-query-splitter';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyMigrations, migrationsOf } from '../../src/db/migrate.ts';
+import { applyMigrations, MIGRATION_LOCK_KEY, migrationsOf } from '../../src/db/migrate.ts';
 import { createEmptyDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
 import { configFile, startServer } from '../support/server-process.ts';
 
@@ -280,6 +280,39 @@ describe.runIf(provider === 'sqlite')('another instance holding the file for a m
       });
     } finally {
       after.close();
+    }
+  });
+});
+
+describe.runIf(provider === 'postgresql')('another instance migrating the database (postgresql)', () => {
+  it('waits for its migration lock, saying so with the process holding it, then migrates', async () => {
+    const url = await emptyDatabase();
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      const holderPid = (await other.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const lines: { level: string; fields: object; message: string }[] = [];
+      const log = {
+        info: (fields: object, message: string) => lines.push({ level: 'info', fields, message }),
+        warn: (fields: object, message: string) => lines.push({ level: 'warn', fields, message }),
+      };
+      const migrating = applyMigrations(url, log);
+      await expect.poll(() => lines.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(lines[0]).toEqual({
+        level: 'warn',
+        fields: { lockKey: MIGRATION_LOCK_KEY, holderPid },
+        message: expect.stringContaining('waiting for another process'),
+      });
+      await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      await migrating;
+      expect(lines[1]).toMatchObject({ level: 'info', fields: { waitedMs: expect.any(Number) } });
+      const applied = await other.query(
+        'SELECT count(*)::int AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL',
+      );
+      expect(applied.rows[0].n).toBe(migrations.length);
+    } finally {
+      await other.end();
     }
   });
 });
