@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_DATABASE_URL, providerOf, redact } from './db/database-url.ts';
+import { CLIENT_ADDRESS_LOGGING } from './logging/client-address.ts';
 import { PERMISSIONS, type Permission } from './permissions.ts';
 
 /**
@@ -227,7 +228,7 @@ export const configSchema = z
          * Client addresses in log lines: `truncated` keeps the network (IPv4 /24, IPv6 /48), enough
          * to tell a school's network from another, not which device; `none` drops them.
          */
-        clientAddress: z.enum(['full', 'truncated', 'none']).default('truncated'),
+        clientAddress: z.enum(CLIENT_ADDRESS_LOGGING).default('truncated'),
       })
       .prefault({}),
     /** Personal data (docs/privacy.md). */

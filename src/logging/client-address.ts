@@ -7,9 +7,10 @@
  * and in RateLimit rows that the retention purge deletes once they expire.
  */
 import { isIP } from 'node:net';
-import type { Config } from '../config.ts';
 
-export type ClientAddressLogging = Config['logging']['clientAddress'];
+/** The values of `logging.clientAddress` (here, below the configuration, which imports them). */
+export const CLIENT_ADDRESS_LOGGING = ['full', 'truncated', 'none'] as const;
+export type ClientAddressLogging = (typeof CLIENT_ADDRESS_LOGGING)[number];
 
 const MAPPED_IPV4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
 

@@ -221,7 +221,11 @@ describe('the harvest triggers', () => {
         .sort()
         .map((name) => readFileSync(join(folder, name, 'migration.sql'), 'utf8'));
       expect(harvestTriggerChange(dialect, texts)).toBe('');
-      expect(harvestTriggerChange(dialect, texts.slice(0, -1))).not.toBe('');
+      // The migration that wrote them is the one that changed them (later ones may be about
+      // other tables): before it, the history held other triggers.
+      const writer = texts.findLastIndex((text) => harvestTriggerChange(dialect, [text]) === '');
+      expect(writer).toBeGreaterThan(-1);
+      expect(harvestTriggerChange(dialect, texts.slice(0, writer))).not.toBe('');
     },
   );
 
