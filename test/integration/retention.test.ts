@@ -388,6 +388,50 @@ describe('the purge job', () => {
     expect(JSON.stringify(lines)).not.toContain(person.pid);
   });
 
+  it('of two instances started together purges each row once, and warns when erase has no erasure', async () => {
+    const now = Date.now();
+    const expired = await Promise.all(Array.from({ length: 12 }, () => makeSession(new Date(now - SECOND))));
+    const kept = await makeSession(new Date(now + DAY));
+    const stale = await makePerson({ createdAt: new Date(now - 400 * DAY) });
+    const expectedSessions = await db.session.count({ where: { expiresAt: { lt: new Date() } } });
+    const config = parseConfig({
+      baseId: 'repo',
+      baseUrl: 'http://repo.test/',
+      listeMax: 1000,
+      privacy: { retention: { purgeIntervalSeconds: 3600, stalePersons: { action: 'erase' } } },
+    });
+    const instances = ['instance-a', 'instance-b'].map((holder) => {
+      const lines: Record<string, unknown>[] = [];
+      const logger = createLogger(
+        'info',
+        new Writable({
+          write(chunk, _encoding, done) {
+            for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+            done();
+          },
+        }),
+      );
+      const job = startPurgeJob(
+        { config, logger, database: new DatabaseAvailability(logger, ping) },
+        { holder },
+      );
+      return { job, lines };
+    });
+    await Promise.all(instances.map(({ job }) => job.stop()));
+    const rounds = instances.flatMap(({ lines }) => lines.filter((line) => line.msg === 'retention purge'));
+    expect(rounds.length).toBeGreaterThanOrEqual(1);
+    expect(rounds.reduce((sum, line) => sum + (line.sessions as number), 0)).toBe(expectedSessions);
+    expect(await db.session.count({ where: { sid: { in: expired } } })).toBe(0);
+    expect(await db.session.count({ where: { sid: kept } })).toBe(1);
+    // Nobody erased without an erasure, and said so, without naming anyone.
+    expect(await db.person.count({ where: { pid: stale.pid } })).toBe(1);
+    const warnings = instances.flatMap(({ lines }) => lines.filter((line) => line.level === 40));
+    expect(warnings[0]?.msg).toMatch(
+      /^stale persons not erased: privacy\.retention\.stalePersons\.action is erase/,
+    );
+    expect(JSON.stringify(instances.map(({ lines }) => lines))).not.toContain(stale.pid);
+  });
+
   it('runs no round when the interval is 0', async () => {
     const config = parseConfig({
       baseId: 'repo',
