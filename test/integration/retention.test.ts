@@ -125,6 +125,8 @@ describe('audit entries', () => {
     titre: { before: 'Écrit par bob@example.org', after: 'Sans adresse' },
     authors: { before: ['labR/alice'], after: ['labR/alice', 'labR/bob'] },
     gestionnaires: { after: [7, 8] },
+    // An entry of before 2026-11-27, under the legacy name.
+    auteurs: { before: ['labR/carol'] },
     categories: { before: [7], after: [5] },
   };
 
@@ -156,6 +158,7 @@ describe('audit entries', () => {
         titre: { before: `Écrit par ${PSEUDONYMISED}`, after: 'Sans adresse' },
         authors: { before: PSEUDONYMISED, after: PSEUDONYMISED },
         gestionnaires: { after: PSEUDONYMISED },
+        auteurs: { before: PSEUDONYMISED },
         categories: { before: [7], after: [5] },
       },
     });

@@ -50,8 +50,18 @@ export async function listStalePersons(cutoff: Date): Promise<StalePerson[]> {
   });
 }
 
-/** Fields of an audit entry's `changes` whose values are persons (pids or oids). */
-const PERSON_FIELDS = new Set(['authors', 'contributors', 'auteursParents', 'gestionnaires']);
+/**
+ * Fields of an audit entry's `changes` whose values are persons (pids or oids), under GraphQL's
+ * names and the legacy ones of entries written before 2026-11-27 (docs/operations.md, "Audit log").
+ */
+const PERSON_FIELDS = new Set([
+  'authors',
+  'contributors',
+  'auteursParents',
+  'gestionnaires',
+  'auteurs',
+  'contributeurs',
+]);
 /** What stands in for a removed value: the field stays listed as changed. */
 export const PSEUDONYMISED = '[pseudonymised]';
 const EMAIL = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[a-z]{2,}/gi;
