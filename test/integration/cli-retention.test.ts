@@ -97,6 +97,32 @@ describe('rrs purge', () => {
   });
 });
 
+describe('rrs purge with stalePersons.action erase', () => {
+  it('erases nobody and says so: the erasure is the service purge job’s', async () => {
+    const pid = `labC/idle-${unique()}`;
+    await makePerson(pid, { createdAt: daysAgo(300), lastLoginAt: daysAgo(100) });
+    const file = join(scratchDir('retention-erase'), `${unique()}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        baseId: 'local',
+        listeMax: 1000,
+        privacy: { retention: { stalePersons: { action: 'erase' } } },
+      }),
+    );
+    const dry = await rrsInProcess(['purge', '--dry-run'], { CONFIG_FILE: file });
+    expect(dry.stdout).toMatch(
+      /^stale persons: [1-9]\d* persons? without login for 90 days and nothing authored, to be erased by the service’s purge job$/m,
+    );
+    const run = await rrsInProcess(['purge'], { CONFIG_FILE: file });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^stale persons: [1-9]\d* persons? without login for 90 days and nothing authored, not erased: this command runs without the erasure \(the service’s purge job erases them\)$/m,
+    );
+    expect(await db.person.count({ where: { pid } })).toBe(1);
+  });
+});
+
 describe('rrs person stale', () => {
   it('lists persons without login for the period (or since created) who authored nothing', async () => {
     const tag = unique();

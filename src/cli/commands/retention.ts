@@ -24,7 +24,7 @@ export function purgeLines(report: PurgeReport): string[] {
     stale.action === 'list'
       ? 'listed for review (rrs person stale); erasure is off'
       : report.dryRun
-        ? 'would be erased'
+        ? 'to be erased by the service’s purge job'
         : stale.erasureAvailable
           ? `${stale.erased} erased`
           : 'not erased: this command runs without the erasure (the service’s purge job erases them)';
