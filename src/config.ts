@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_DATABASE_URL, providerOf, redact } from './db/database-url.ts';
+import { CLIENT_ADDRESS_LOGGING } from './logging/client-address.ts';
 import { PERMISSIONS, type Permission } from './permissions.ts';
 
 /**
@@ -220,6 +221,47 @@ export const configSchema = z
       })
       .prefault({}),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** What the logs say about clients (src/logging/client-address.ts, docs/privacy.md "Retention"). */
+    logging: z
+      .object({
+        /**
+         * Client addresses in log lines: `truncated` keeps the network (IPv4 /24, IPv6 /48), enough
+         * to tell a school's network from another, not which device; `none` drops them.
+         */
+        clientAddress: z.enum(CLIENT_ADDRESS_LOGGING).default('truncated'),
+      })
+      .prefault({}),
+    /** Personal data (docs/privacy.md). */
+    privacy: z
+      .object({
+        /** How long personal data is kept (src/modules/privacy/retention.service.ts, purge-job.ts). */
+        retention: z
+          .object({
+            /** Interval of the purge rounds the service runs (one instance at a time); 0 disables them. */
+            purgeIntervalSeconds: z.number().int().min(0).default(3600),
+            /** How long a round may hold the purge before another instance may take it over. */
+            purgeLeaseSeconds: z.number().int().min(10).default(600),
+            /** Audit entries older than `afterDays`: pseudonymised (the entry stays) or deleted. */
+            auditEntries: z
+              .object({
+                afterDays: z.number().int().min(1).default(365),
+                action: z.enum(['pseudonymise', 'delete']).default('pseudonymise'),
+              })
+              .prefault({}),
+            /**
+             * Persons with no login for `afterDays` (never logged in: since their creation) who
+             * authored nothing: listed for review (`rrs person stale`), erased only with `erase`.
+             */
+            stalePersons: z
+              .object({
+                afterDays: z.number().int().min(1).default(90),
+                action: z.enum(['list', 'erase']).default('list'),
+              })
+              .prefault({}),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
     /**
      * How far the JavaScript heap may grow past what the last full collection kept before the next
      * one, in percent (applied by src/start.ts). 0 leaves V8 its own factor, which under load

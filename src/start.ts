@@ -1,7 +1,7 @@
 /**
  * The service's start, once the entry (./server.ts) has checked the Node.js: load the
  * configuration, wait for the database, apply pending migrations, open the database, serve and
- * deliver the outbox to peers, and stop gracefully on SIGTERM / SIGINT.
+ * deliver the outbox to peers, purge personal data past its retention, and stop gracefully on SIGTERM / SIGINT.
  *
  * In production this runs compiled, as `node dist/server.js` (`npm start` execs it), so signals
  * reach this process and no wrapper in between.
@@ -25,6 +25,7 @@ import { stopGracefullyOnSignals } from './lifecycle/graceful-shutdown.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { rebuildStaleSearchIndex } from './modules/lists/search-index.ts';
 import { startOutboxWorker } from './modules/peers/outbox-worker.ts';
+import { startPurgeJob } from './modules/privacy/purge-job.ts';
 
 /** Until serving, a signal ends the start at once: nothing is in flight, transactions roll back. */
 function exitOnSignalsWhileStarting(logger: Logger): () => void {
@@ -84,6 +85,7 @@ export async function start(): Promise<void> {
   const served = listeningOn(config, port);
   const { app, services, close } = await createApp(served, { logger });
   const outboxWorker = startOutboxWorker(services);
+  const purgeJob = startPurgeJob(services);
   handle = app;
   for (const [req, res] of waiting.splice(0)) app(req, res);
 
@@ -94,7 +96,7 @@ export async function start(): Promise<void> {
     graceMs: config.lifecycle.shutdownGraceMs,
     // Event streams never finish by themselves: ended here, so they do not hold the drain.
     beforeDrain: async () => {
-      await Promise.all([outboxWorker.stop(), services.subscriptions.close()]);
+      await Promise.all([outboxWorker.stop(), purgeJob.stop(), services.subscriptions.close()]);
     },
     afterDrain: async () => {
       await close();

@@ -9,6 +9,7 @@ import { registerConfigCommands } from './commands/config.ts';
 import { registerDemoCommands } from './commands/demo.ts';
 import { registerNotificationsCommands } from './commands/notifications.ts';
 import { registerPersonCommands } from './commands/person.ts';
+import { registerRetentionCommands } from './commands/retention.ts';
 import { registerTokenCommands } from './commands/token.ts';
 import { registerTransferCommands } from './commands/transfer.ts';
 import { type CliOutput, createProgram, processOutput, runProgram } from './context.ts';
@@ -23,6 +24,7 @@ export function createCliProgram(output: CliOutput = processOutput) {
   registerTransferCommands(program);
   registerAuditCommands(program);
   registerBackupCommands(program);
+  registerRetentionCommands(program);
   return program;
 }
 

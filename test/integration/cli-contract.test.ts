@@ -52,6 +52,7 @@ const TABLE: Row[] = [
     json: 'document',
   },
   { name: 'person show', args: () => [PERSON], json: 'document' },
+  { name: 'person stale', args: () => [], json: 'document' },
   { name: 'token issue', args: () => ['--name', `contract-${unique()}`], json: 'document' },
   { name: 'token list', args: () => [], json: 'document' },
   {
@@ -67,6 +68,8 @@ const TABLE: Row[] = [
   { name: 'export', args: () => [file('export.jsonl')], json: 'document' },
   { name: 'audit', args: () => ['--limit', '3'], json: 'lines' },
   { name: 'backup', args: () => [file('backup')], json: 'document' },
+  { name: 'purge', args: () => [], json: 'document' },
+  { name: 'purge', label: 'purge --dry-run', args: () => ['--dry-run'], json: 'document' },
   {
     name: 'restore',
     args: () => [backupFile],

@@ -43,7 +43,7 @@ const EXPORT = `query($pid: String) { personalDataExport(pid: $pid) {
   __typename ... on Error { code message }
   ... on PersonalDataExport {
     format generatedAt
-    person { oid pid nom prenom email createdAt updatedAt }
+    person { oid pid nom prenom email createdAt updatedAt lastLoginAt }
     roles { role source grantedAt active }
     groups { managed { ...G } member { ...G } followed { ...G } }
     resources { authored { ...R } contributed { ...R } parentAuthored { ...R } mentioned { ...R } }
@@ -244,6 +244,8 @@ describe('completeness', () => {
       pid: subjectPid(),
       nom: subjectUser.nom,
       prenom: subjectUser.prenom,
+      // They logged in through the lab.
+      lastLoginAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     expect(body.roles.map((role: Document) => [role.role, role.source, role.active])).toEqual([
       ['editeur', 'admin', true],

@@ -450,3 +450,49 @@ describe('environment variables given a wrong value', () => {
     for (const off of ['0', 'false', 'no', 'off', '']) expect(devLogin(off)).toBe(false);
   });
 });
+
+describe('retention and logging settings', () => {
+  it('default to a purge every hour, audit entries pseudonymised after a year, stale persons only listed, addresses truncated', () => {
+    const config = parseConfig(minimal);
+    expect(config.privacy.retention).toEqual({
+      purgeIntervalSeconds: 3600,
+      purgeLeaseSeconds: 600,
+      auditEntries: { afterDays: 365, action: 'pseudonymise' },
+      stalePersons: { afterDays: 90, action: 'list' },
+    });
+    expect(config.logging).toEqual({ clientAddress: 'truncated' });
+  });
+
+  it.each([
+    [{ privacy: { retention: { purgeIntervalSeconds: -1 } } }, /privacy\.retention\.purgeIntervalSeconds/],
+    [{ privacy: { retention: { purgeIntervalSeconds: 1.5 } } }, /privacy\.retention\.purgeIntervalSeconds/],
+    [{ privacy: { retention: { purgeLeaseSeconds: 1 } } }, /privacy\.retention\.purgeLeaseSeconds/],
+    [
+      { privacy: { retention: { auditEntries: { afterDays: 0 } } } },
+      /privacy\.retention\.auditEntries\.afterDays/,
+    ],
+    [{ privacy: { retention: { auditEntries: { action: 'anonymise' } } } }, /auditEntries\.action/],
+    [{ privacy: { retention: { stalePersons: { afterDays: '90' } } } }, /stalePersons\.afterDays/],
+    [{ privacy: { retention: { stalePersons: { action: 'delete' } } } }, /stalePersons\.action/],
+    [
+      { privacy: { retention: { stalePerson: {} } } },
+      /privacy\.retention\.stalePerson: unknown setting; did you mean stalePersons\?/,
+    ],
+    [{ logging: { clientAddress: 'partial' } }, /logging\.clientAddress/],
+  ])('refuses %j', (patch, message) => {
+    expect(() => parseConfig({ ...minimal, ...patch })).toThrow(message);
+  });
+
+  it('accepts a purge switched off and erasure of stale persons after the 90 days of the ENT frame', () => {
+    const config = parseConfig({
+      ...minimal,
+      privacy: { retention: { purgeIntervalSeconds: 0, stalePersons: { afterDays: 90, action: 'erase' } } },
+      logging: { clientAddress: 'none' },
+    });
+    expect(config.privacy.retention).toMatchObject({
+      purgeIntervalSeconds: 0,
+      stalePersons: { action: 'erase' },
+    });
+    expect(config.logging.clientAddress).toBe('none');
+  });
+});

@@ -120,6 +120,23 @@ async function databaseChecks(config: Config): Promise<Check[]> {
   }
 }
 
+/** What the retention settings make the service do, so the operator sees it before it happens. */
+function retentionCheck(config: Config): Check {
+  const { purgeIntervalSeconds, auditEntries, stalePersons } = config.privacy.retention;
+  const stale =
+    stalePersons.action === 'erase'
+      ? `erased after ${stalePersons.afterDays} days without login`
+      : `listed after ${stalePersons.afterDays} days without login (rrs person stale), never erased`;
+  const rounds =
+    purgeIntervalSeconds === 0
+      ? 'the service runs no purge (purgeIntervalSeconds 0; rrs purge does)'
+      : `purge every ${purgeIntervalSeconds} s`;
+  return note(
+    'privacy.retention',
+    `${rounds}: expired sessions and rate-limit counters deleted, audit entries ${auditEntries.action === 'delete' ? 'deleted' : 'pseudonymised'} after ${auditEntries.afterDays} days, stale persons ${stale}; client addresses in logs: ${config.logging.clientAddress}`,
+  );
+}
+
 /** Every check, in the order a reader fixes them. */
 export async function checkConfiguration(env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
   let config: Config;
@@ -185,6 +202,7 @@ export async function checkConfiguration(env: NodeJS.ProcessEnv = process.env): 
       ),
     );
   }
+  checks.push(retentionCheck(config));
   checks.push(...(await databaseChecks(config)));
   const remotes = await Promise.all([
     ...config.labs.map((lab) => reachable(`lab ${lab.baseId}`, lab.baseUrl, config.http.labTimeoutMs)),

@@ -30,6 +30,11 @@ const ExportedIdentityType = builder.objectRef<PersonalDataExport['person']>('Ex
     email: t.exposeString('email', { nullable: true, description: 'E-mail, if known.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the person was first stored.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the person was last changed.' }),
+    lastLoginAt: t.expose('lastLoginAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Their last login through a lab or the development login; null: never.',
+    }),
   }),
 });
 

@@ -114,6 +114,8 @@ export interface PersonalDataExport {
     email: string | null;
     createdAt: Date;
     updatedAt: Date;
+    /** Their last login through a lab or the development login; null: never. */
+    lastLoginAt: Date | null;
   };
   roles: ExportedRole[];
   groups: { managed: ExportedGroup[]; member: ExportedGroup[]; followed: ExportedGroup[] };
@@ -257,6 +259,7 @@ function documentOf(data: PersonalData, config: Pick<Config, 'baseId' | 'devLogi
       email: person.email,
       createdAt: person.createdAt,
       updatedAt: person.updatedAt,
+      lastLoginAt: person.lastLoginAt,
     },
     ...linksOf(person, data.mentioning, config),
     resourceArchives: data.archives.map((archive) => ({

@@ -12,7 +12,9 @@ import type { Viewer } from '../../auth/viewer.ts';
 import type { Context } from '../../context.ts';
 import { db } from '../../db/client.ts';
 import { DevLoginUnavailableError, InvalidInputError } from '../../errors.ts';
+import { loggedClientAddress } from '../../logging/client-address.ts';
 import { addPerson, isPid } from '../persons/persons.service.ts';
+import { recordLogin } from './last-login.ts';
 
 export interface DevLoginInput {
   pid?: string | null;
@@ -26,7 +28,10 @@ export interface DevLoginInput {
 export async function devLogin(context: Context, input: DevLoginInput): Promise<Viewer> {
   if (!context.config.devLogin) throw new DevLoginUnavailableError('off');
   if (!context.fromLoopback && !context.config.devLoginAllowRemote) {
-    context.log.warn({ address: context.clientAddress }, 'development login refused to a remote caller');
+    context.log.warn(
+      loggedClientAddress(context.clientAddress, context.config.logging.clientAddress),
+      'development login refused to a remote caller',
+    );
     throw new DevLoginUnavailableError('remote');
   }
   const pid = input.pid?.trim() ?? '';
@@ -46,6 +51,7 @@ export async function devLogin(context: Context, input: DevLoginInput): Promise<
     context.config,
     'devLogin',
   );
+  await recordLogin(person.oid);
   await context.session.establish(person.oid, null);
   context.log.warn({ pid: person.pid }, 'development login');
   context.viewer = await context.identify();

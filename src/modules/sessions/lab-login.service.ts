@@ -8,6 +8,7 @@ import type { Context } from '../../context.ts';
 import { InvalidInputError, LabLoginRejectedError, LabNotAllowedError, UpstreamError } from '../../errors.ts';
 import { textFlaw } from '../../lib/text.ts';
 import { upsertFromLab } from '../persons/persons.service.ts';
+import { recordLogin } from './last-login.ts';
 
 /** Text a lab sends about its user: stored as is, so it must fit any database (`textFlaw`). */
 const labText = z
@@ -71,6 +72,7 @@ export async function loginWithLab(
     email: user.mail ?? null,
     role: Number(user.type) === 1 ? 'formateur' : 'eleve',
   });
+  await recordLogin(person.oid);
   await context.session.establish(person.oid, lab.baseId);
   context.log.info({ pid: person.pid, lab: lab.baseId }, 'lab login');
   return switchViewer(context);

@@ -61,6 +61,7 @@ const personalDataExport = record({
     email: orNull(s),
     createdAt: date,
     updatedAt: date,
+    lastLoginAt: orNull(date),
   }),
   roles: list(record({ role: s, source: s, grantedAt: date, active: { type: 'boolean' } })),
   groups: record({
