@@ -249,6 +249,24 @@ export const configSchema = z
         tokenLifetimeSeconds: z.number().int().min(60).default(86_400),
       })
       .prefault({}),
+    /** Personal data (docs/privacy.md). */
+    privacy: z
+      .object({
+        erasure: z
+          .object({
+            /**
+             * Who takes over a resource nobody else could read or change once its only author is
+             * erased (src/modules/privacy/erasure.service.ts); unset, such a resource is deleted.
+             * `rrs config check` checks that it names an existing person.
+             */
+            successorPid: z
+              .string()
+              .regex(/^[^/]+\/.+$/, 'must be a pid, <origin>/<id>')
+              .optional(),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
     /** Start-up and shutdown (src/start.ts). */
     lifecycle: z
       .object({
