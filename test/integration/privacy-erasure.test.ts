@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { db, provider } from '../../src/db/client.ts';
 import { sqlitePath } from '../../src/db/database-url.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { erasePersons } from '../../src/modules/privacy/erasure.service.ts';
 import { type Browser, logIn, logInWithRoles, tokenHeaders } from '../support/actors.ts';
 import type { TestApp } from '../support/app.ts';
 import { startApp } from '../support/app.ts';
@@ -557,6 +559,73 @@ describe('erasure', () => {
       );
       if (provider === 'postgresql') await db.$executeRawUnsafe('DROP FUNCTION erasure_fails()');
     }
+  });
+});
+
+describe('what the past holds', () => {
+  /** Audit entries and archives of resources the person no longer has anything to do with. */
+  async function pastOf(app: TestApp, lab: FakeLab, subject: Subject) {
+    const removedFrom = await createResource(app, { titre: 'Quittée', auteurs: [subject.pid] });
+    const other = labUser({ type: 1 });
+    await logIn(app, lab, other);
+    const update = await app
+      .client()
+      .post('/api/ressource?merge=1')
+      .set(tokenHeaders)
+      .send({ oid: removedFrom, auteurs: [`${lab.baseId}/${other.oid}`], parametres: { v: 2 } });
+    expect(update.status, JSON.stringify(update.body)).toBe(200);
+    const deleted = await createResource(app, { titre: 'Supprimée', auteurs: [subject.pid] });
+    expect((await app.client().delete(`/api/ressource/${deleted}`).set(tokenHeaders)).status).toBe(200);
+  }
+
+  test('entries of resources they were removed from, or that were deleted, name the pseudonym too', async ({
+    app,
+    lab,
+  }) => {
+    const subject = await newSubject(app, lab);
+    await pastOf(app, lab, subject);
+    expect(databaseDump().includes(subject.pid)).toBe(true);
+    const erased = await app
+      .client()
+      .post('/api/personne/erase')
+      .set(tokenHeaders)
+      .send({ pid: subject.pid });
+    expect(erased.status).toBe(200);
+    expect(erased.body.counts.archivesRewritten).toBe(1);
+    expectNone(databaseDump(), subject.strings, 'the database dump');
+  });
+
+  test('a batch (erasePersons) scans once and leaves nothing either, whatever each person did', async ({
+    app,
+    lab,
+  }) => {
+    const subjects = [await newSubject(app, lab), await newSubject(app, lab)];
+    for (const subject of subjects) await pastOf(app, lab, subject);
+    await createResource(app, { titre: 'À deux', auteurs: subjects.map((subject) => subject.pid) });
+    // Erased at once on PostgreSQL: neither may see the other as the author left.
+    const hidden = await createResource(app, {
+      titre: 'Privée à deux',
+      auteurs: subjects.map((subject) => subject.pid),
+      restriction: 3,
+    });
+    const context = {
+      config: app.config,
+      viewer: { kind: 'token', allRights: true, person: null } as never,
+      requestId: 'batch',
+      log: createLogger('silent'),
+    };
+    const heard: string[] = [];
+    const reports = await erasePersons(
+      context,
+      subjects.map((subject) => subject.pid),
+      {},
+      (report) => heard.push(report.pseudonym!),
+    );
+    expect(reports.map((report) => report.counts.authorships)).toEqual([2, 2]);
+    expect(reports.flatMap((report) => report.resourcesDeleted)).toEqual([hidden]);
+    expect(await readResource(app, hidden)).toBeNull();
+    expect(heard.sort()).toEqual(reports.map((report) => report.pseudonym!).sort());
+    for (const subject of subjects) expectNone(databaseDump(), subject.strings, 'the database dump');
   });
 });
 

@@ -18,16 +18,19 @@ import { InvalidInputError, NotFoundError } from '../../errors.ts';
 import { type AuditActor, auditActor, auditEntryData } from '../audit/audit.service.ts';
 import { Restriction } from '../resources/vocabulary.ts';
 import { enqueueRefNotifications, type Listener, listenersOf } from './erasure-notifications.ts';
+import { type PriorScan, prescan } from './erasure-prescan.ts';
 import {
   ARCHIVE_SNAPSHOTS,
   AUDIT_CHANGES,
   type JsonColumn,
   type JsonRow,
   namingValues,
+  Parameters,
   type PersonIdentity,
   rewrittenRows,
   rowsNaming,
   UNDELIVERED_PAYLOADS,
+  WriteConflictError,
   writeJsonRows,
 } from './erasure-rewrite.ts';
 
@@ -81,16 +84,11 @@ interface ErasurePlan {
   successor: { oid: number; pid: string } | null;
   counts: Omit<
     ErasureCounts,
-    | 'sessions'
-    | 'auditEntriesRewritten'
-    | 'archivesRewritten'
-    | 'outboxMessagesRewritten'
-    | 'peerNotifications'
+    'auditEntriesRewritten' | 'archivesRewritten' | 'outboxMessagesRewritten' | 'peerNotifications'
   >;
   linkedResources: number[];
   orphans: { oid: number; titre: string }[];
   groupsWithoutManager: { oid: number; nom: string }[];
-  sessionIds: string[];
   /** Peers listening to the resources whose authors change (each told as after any change). */
   listeners: Listener[];
   auditRows: JsonRow[];
@@ -100,6 +98,10 @@ interface ErasurePlan {
 
 export interface ErasureOptions {
   dryRun?: boolean;
+  /** What a scan for many erasures found (`erasePersons`). */
+  known?: PriorScan;
+  /** The pseudonyms' key, read once for many erasures (`erasePersons`). */
+  pseudonymKey?: string;
   /** Who asked, as the erasure's own audit entry names them (a request's caller by default). */
   actor?: AuditActor;
 }
@@ -122,18 +124,103 @@ export async function erasePerson(
   }
   if (options.dryRun) {
     const key = await db.serviceSetting.findUnique({ where: { key: PSEUDONYM_KEY_SETTING } });
-    const plan = await planErasure(db, context.config, wanted);
+    const plan = await planErasure(db, context.config, wanted, options.known);
+    plan.counts.sessions = await db.session.count({ where: sessionsWhere(plan.person.oid) });
+    plan.counts.auditEntriesAsActor = await db.auditEntry.count({ where: { actorPid: plan.person.pid } });
     return reportOf(plan, key ? pseudonymOf(key.value, wanted) : null, true);
   }
   const actor = options.actor ?? auditActor(context);
+  return retryingConflicts(() => eraseInTransaction(context, wanted, options, actor));
+}
+
+async function eraseInTransaction(
+  context: Pick<Context, 'config' | 'log'>,
+  wanted: string,
+  options: ErasureOptions,
+  actor: AuditActor,
+): Promise<ErasureReport> {
   return db.$transaction(async (tx) => {
-    const plan = await planErasure(tx, context.config, wanted);
-    const pseudonym = pseudonymOf(await pseudonymKey(tx), wanted);
+    const plan = await planErasure(tx, context.config, wanted, options.known);
+    const pseudonym = pseudonymOf(options.pseudonymKey ?? (await pseudonymKey(tx)), wanted);
     await applyErasure(tx, context, plan, pseudonym, actor);
     const report = reportOf(plan, pseudonym, false);
     await tx.auditEntry.create({ data: auditEntryData(actor, erasureAuditRecord(report)) });
     return report;
   }, TRANSACTION_LIMITS);
+}
+
+/**
+ * Erasures in flight at once on PostgreSQL: an erasure mostly waits for its statements' round trips,
+ * and persons' rows are disjoint but for shared resources and groups (a conflict is retried).
+ * SQLite has one writer: one at a time.
+ */
+const CONCURRENT_ERASURES = 4;
+const CONFLICT_ATTEMPTS = 3;
+
+/**
+ * Prisma's P2034 (a write conflict or a deadlock), PostgreSQL's deadlock, or a JSON row changed
+ * since read (erasure-rewrite.ts): the transaction was rolled back whole, and can run again.
+ */
+const isWriteConflict = (error: unknown) =>
+  error instanceof WriteConflictError ||
+  (error as { code?: unknown } | null)?.code === 'P2034' ||
+  /deadlock detected|could not serialize/.test(String((error as Error | null)?.message));
+
+async function retryingConflicts<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= CONFLICT_ATTEMPTS || !isWriteConflict(error)) throw error;
+    }
+  }
+}
+
+/**
+ * Erases each of `pids`, one transaction each, after one scan of the audit log and the archives for
+ * all of them (erasure-prescan.ts). A failure stops the batch (the persons already erased stay
+ * erased) and is thrown. For batches (a school year's leavers, the bench); the reports in the order
+ * of `pids`; `onErased` hears of each erasure as it ends, with its duration.
+ */
+export async function erasePersons(
+  context: Pick<Context, 'config' | 'viewer' | 'requestId' | 'log'>,
+  pids: readonly string[],
+  options: Omit<ErasureOptions, 'known' | 'pseudonymKey'> = {},
+  onErased?: (report: ErasureReport, milliseconds: number) => void,
+): Promise<ErasureReport[]> {
+  const persons = await db.person.findMany({
+    where: { pid: { in: [...pids] } },
+    select: { oid: true, pid: true, nom: true, prenom: true, email: true },
+  });
+  const scans = await prescan(persons);
+  const pseudonymKey = options.dryRun ? undefined : await ensurePseudonymKey();
+  const oidOf = new Map(persons.map((person) => [person.pid, person.oid]));
+  const reports: ErasureReport[] = new Array(pids.length);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < pids.length) {
+      const index = next++;
+      const oid = oidOf.get(pids[index]!);
+      const known = oid === undefined ? undefined : scans.get(oid);
+      const started = performance.now();
+      try {
+        reports[index] = await erasePerson(context, pids[index], { ...options, known, pseudonymKey });
+        onErased?.(reports[index]!, performance.now() - started);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  const workers = provider === 'postgresql' ? CONCURRENT_ERASURES : 1;
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (failure) throw failure.error;
+  return reports;
+}
+
+/** The pseudonyms' key, made now if no erasure made it yet: for many erasures, read once. */
+export function ensurePseudonymKey(): Promise<string> {
+  return db.$transaction((tx) => pseudonymKey(tx));
 }
 
 /** The pseudonyms' key, generated by the first erasure (in its transaction: gone if it fails). */
@@ -146,27 +233,10 @@ async function pseudonymKey(tx: Transaction): Promise<string> {
   return setting.value;
 }
 
-async function findPerson(tx: Transaction | typeof db, pid: string) {
+async function findPerson(tx: Transaction | typeof db, pid: string): Promise<PersonIdentity> {
   const person = await tx.person.findUnique({
     where: { pid },
-    select: {
-      oid: true,
-      pid: true,
-      nom: true,
-      prenom: true,
-      email: true,
-      _count: {
-        select: {
-          roles: true,
-          memberGroups: true,
-          managedGroups: true,
-          followedGroups: true,
-          authoredResources: true,
-          contributions: true,
-          parentAuthorships: true,
-        },
-      },
-    },
+    select: { oid: true, pid: true, nom: true, prenom: true, email: true },
   });
   if (!person) {
     throw new NotFoundError(`Aucune personne avec le pid ${pid}`).forOperators(`No person with pid ${pid}`);
@@ -193,10 +263,10 @@ async function findSuccessor(tx: Transaction | typeof db, successorPid: string |
  * group may change them, and nobody else may read them (not published for everyone, for
  * correctors or for a reader group). All-rights callers are not counted: they see everything.
  */
-function orphanedResources(tx: Transaction | typeof db, personOid: number) {
+function orphanedResources(tx: Transaction | typeof db, personOid: number, candidates: number[]) {
   return tx.resource.findMany({
     where: {
-      OR: [{ authors: { some: { personOid } } }, { contributors: { some: { personOid } } }],
+      oid: { in: candidates },
       authors: { none: { personOid: { not: personOid } } },
       contributors: { none: { personOid: { not: personOid } } },
       authorGroups: { none: {} },
@@ -213,107 +283,165 @@ function orphanedResources(tx: Transaction | typeof db, personOid: number) {
   });
 }
 
-/** The sessions of the person: express-session's JSON holds their oid as `personOid`. */
-function sessionsOf(tx: Transaction | typeof db, personOid: number) {
-  return tx.session.findMany({
-    where: {
-      OR: [
-        { data: { contains: `"personOid":${personOid},` } },
-        { data: { contains: `"personOid":${personOid}}` } },
-      ],
+/** The tables linking a person to something, each with the column naming what (none for roles). */
+const LINK_TABLES = [
+  ['ResourceAuthor', '"resourceOid"'],
+  ['ResourceContributor', '"resourceOid"'],
+  ['ResourceParentAuthor', '"resourceOid"'],
+  ['GroupManager', '"groupOid"'],
+  ['GroupMember', '"groupOid"'],
+  ['GroupFollower', '"groupOid"'],
+  ['PersonRole', '0'],
+] as const;
+
+type LinkTable = (typeof LINK_TABLES)[number][0];
+
+/**
+ * Everything that links the person to a resource, a group or a role, in one statement (an index
+ * read per table; Prisma's relation counts aggregate each whole table first).
+ */
+async function linksOf(tx: Transaction | typeof db, personOid: number) {
+  const placeholder = provider === 'postgresql' ? '$1' : '?';
+  const rows = await tx.$queryRawUnsafe<{ link: LinkTable; oid: number | bigint }[]>(
+    LINK_TABLES.map(
+      ([table, column]) =>
+        `SELECT '${table}' AS "link", ${column} AS "oid" FROM "${table}" WHERE "personOid" = ${placeholder}`,
+    ).join(' UNION ALL '),
+    ...(provider === 'postgresql' ? [personOid] : LINK_TABLES.map(() => personOid)),
+  );
+  const of = (...tables: LinkTable[]) =>
+    [...new Set(rows.filter((row) => tables.includes(row.link)).map((row) => Number(row.oid)))].sort(
+      (a, b) => a - b,
+    );
+  const count = (table: LinkTable) => rows.filter((row) => row.link === table).length;
+  return {
+    // Those that give rights: candidates for being left to nobody.
+    withRights: of('ResourceAuthor', 'ResourceContributor'),
+    resources: of('ResourceAuthor', 'ResourceContributor', 'ResourceParentAuthor'),
+    managedGroups: of('GroupManager'),
+    counts: {
+      persons: 1,
+      roles: count('PersonRole'),
+      groupMemberships: count('GroupMember'),
+      groupManagements: count('GroupManager'),
+      groupFollows: count('GroupFollower'),
+      authorships: count('ResourceAuthor'),
+      contributions: count('ResourceContributor'),
+      parentAuthorships: count('ResourceParentAuthor'),
+      // Counted by the writes (or by a dry run): one read fewer.
+      auditEntriesAsActor: 0,
+      sessions: 0,
     },
-    select: { id: true },
+  };
+}
+
+/**
+ * Locks the resources whose rights the erasure changes, in oid order (PostgreSQL, in a transaction):
+ * two erasures of the co-authors of a private resource must not both see the other as an author
+ * left, and leave it to nobody. The second waits for the first, then reads after its commit.
+ */
+async function lockResources(tx: Transaction | typeof db, oids: number[]): Promise<void> {
+  if (provider !== 'postgresql' || tx === db) return;
+  const parameters = new Parameters();
+  await tx.$queryRawUnsafe(
+    `SELECT "oid" FROM "Resource" WHERE ${parameters.inList('"oid"', oids)} ORDER BY "oid" FOR UPDATE`,
+    ...parameters.values,
+  );
+}
+
+/** The resources left to nobody once the person goes, read with their rows locked. */
+async function orphansOf(tx: Transaction | typeof db, personOid: number, withRights: number[]) {
+  if (withRights.length === 0) return [];
+  await lockResources(tx, withRights);
+  return orphanedResources(tx, personOid, withRights);
+}
+
+/** Of the groups the person manages, those nobody else manages. */
+async function groupsLeftWithoutManager(tx: Transaction | typeof db, managed: number[]) {
+  if (managed.length === 0) return [];
+  const managers = await tx.groupManager.groupBy({
+    by: ['groupOid'],
+    where: { groupOid: { in: managed } },
+    _count: { _all: true },
+  });
+  const alone = managers.filter((group) => group._count._all === 1).map((group) => group.groupOid);
+  if (alone.length === 0) return [];
+  return tx.group.findMany({
+    where: { oid: { in: alone } },
+    select: { oid: true, nom: true },
+    orderBy: { oid: 'asc' },
   });
 }
 
-/** Audit entries the person made, or whose changes name them (a group they manage lists their oid). */
-function auditRowsOf(tx: Transaction | typeof db, person: PersonIdentity, managedGroups: number[]) {
-  const postgres = (first: number) =>
-    `"actorOid" = $${first} OR "actorPid" = $${first + 1} OR ("entityKind" = 'group' AND "entityId" IN (SELECT value::int FROM json_array_elements_text($${first + 2}::json)))`;
-  const sqlite = () =>
-    `"actorOid" = ? OR "actorPid" = ? OR ("entityKind" = 'group' AND "entityId" IN (SELECT value FROM json_each(?)))`;
-  return rowsNaming(tx as Transaction, AUDIT_CHANGES, namingValues(person), {
-    sql: (first) => (provider === 'postgresql' ? postgres(first) : sqlite()),
-    params: [person.oid, person.pid, JSON.stringify(managedGroups)],
-  });
+/** The sessions of the person: express-session's JSON holds their oid as `personOid`. */
+function sessionsWhere(personOid: number) {
+  return {
+    OR: [
+      { data: { contains: `"personOid":${personOid},` } },
+      { data: { contains: `"personOid":${personOid}}` } },
+    ],
+  };
+}
+
+/**
+ * The JSON rows naming the person, in one statement: audit entries (and those of the groups they
+ * manage, which list managers by oid), archives, undelivered peer messages. Entries they made need
+ * no rewrite of their changes: `actorPid` is updated apart.
+ */
+async function jsonRowsOf(
+  tx: Transaction | typeof db,
+  person: PersonIdentity,
+  managedGroups: number[],
+  known: PriorScan | undefined,
+) {
+  const [audit, archives, outbox] = await rowsNaming(
+    tx as Transaction,
+    [
+      {
+        target: AUDIT_CHANGES,
+        known: known?.audit,
+        ...(managedGroups.length > 0
+          ? {
+              extra: (parameters: Parameters) =>
+                `"entityKind" = 'group' AND ${parameters.inList('"entityId"', managedGroups)}`,
+            }
+          : {}),
+      },
+      { target: ARCHIVE_SNAPSHOTS, known: known?.archives },
+      { target: UNDELIVERED_PAYLOADS },
+    ],
+    namingValues(person),
+  );
+  return { auditRows: audit!, archiveRows: archives!, outboxRows: outbox! };
 }
 
 /** Everything the erasure will change, read first: the writes then need no read of their own. */
-async function planErasure(tx: Transaction | typeof db, config: Config, pid: string) {
-  const successorPid = config.privacy.erasure.successorPid ?? null;
-  const found = await findPerson(tx, pid);
-  const person: PersonIdentity = {
-    oid: found.oid,
-    pid: found.pid,
-    nom: found.nom,
-    prenom: found.prenom,
-    email: found.email,
-  };
-  const successor = await findSuccessor(tx, successorPid);
-  const oid = person.oid;
-  const linked = await tx.resource.findMany({
-    where: {
-      OR: [
-        { authors: { some: { personOid: oid } } },
-        { contributors: { some: { personOid: oid } } },
-        { parentAuthors: { some: { personOid: oid } } },
-      ],
-    },
-    select: { oid: true },
-    orderBy: { oid: 'asc' },
-  });
-  const managed = await tx.group.findMany({
-    where: { managers: { some: { personOid: oid } } },
-    select: {
-      oid: true,
-      nom: true,
-      managers: { where: { personOid: { not: oid } }, select: { personOid: true }, take: 1 },
-    },
-    orderBy: { oid: 'asc' },
-  });
-  const orphans = await orphanedResources(tx, oid);
-  const sessions = await sessionsOf(tx, oid);
-  const names = namingValues(person);
-  const plan: ErasurePlan = {
+async function planErasure(
+  tx: Transaction | typeof db,
+  config: Config,
+  pid: string,
+  known: PriorScan | undefined,
+): Promise<ErasurePlan> {
+  const person = await findPerson(tx, pid);
+  const successor = await findSuccessor(tx, config.privacy.erasure.successorPid ?? null);
+  const links = await linksOf(tx, person.oid);
+  return {
     person,
     successor,
-    counts: {
-      persons: 1,
-      roles: found._count.roles,
-      groupMemberships: found._count.memberGroups,
-      groupManagements: found._count.managedGroups,
-      groupFollows: found._count.followedGroups,
-      authorships: found._count.authoredResources,
-      contributions: found._count.contributions,
-      parentAuthorships: found._count.parentAuthorships,
-      auditEntriesAsActor: 0,
-    },
-    linkedResources: linked.map((row) => row.oid),
-    orphans,
-    groupsWithoutManager: managed
-      .filter((group) => group.managers.length === 0)
-      .map(({ oid, nom }) => ({ oid, nom })),
-    sessionIds: sessions.map((session) => session.id),
-    listeners: await listenersOf(
-      tx,
-      config,
-      linked.map((row) => row.oid),
-    ),
-    auditRows: await auditRowsOf(
-      tx,
-      person,
-      managed.map((group) => group.oid),
-    ),
-    archiveRows: await rowsNaming(tx as Transaction, ARCHIVE_SNAPSHOTS, names),
-    outboxRows: await rowsNaming(tx as Transaction, UNDELIVERED_PAYLOADS, names),
+    counts: links.counts,
+    linkedResources: links.resources,
+    orphans: await orphansOf(tx, person.oid, links.withRights),
+    groupsWithoutManager: await groupsLeftWithoutManager(tx, links.managedGroups),
+    // Only configured peers are told: with none, nobody to look for.
+    listeners: config.peers.length > 0 ? await listenersOf(tx, config, links.resources) : [],
+    ...(await jsonRowsOf(tx, person, links.managedGroups, known)),
   };
-  plan.counts.auditEntriesAsActor = await tx.auditEntry.count({
-    where: { OR: [{ actorOid: oid }, { actorPid: person.pid }] },
-  });
-  return plan;
 }
 
-/** The writes, in an order where nothing refers to a row already gone; returns the messages queued. */
+/**
+ * The writes, in an order where nothing refers to a row already gone; the counts only they learn
+ * (entries made by the person, sessions) go into `plan.counts`.
+ */
 async function applyErasure(
   tx: Transaction,
   context: Pick<Context, 'config' | 'log'>,
@@ -325,10 +453,13 @@ async function applyErasure(
   await rewrite(tx, AUDIT_CHANGES, plan.auditRows, person, pseudonym);
   await rewrite(tx, ARCHIVE_SNAPSHOTS, plan.archiveRows, person, pseudonym);
   await rewrite(tx, UNDELIVERED_PAYLOADS, plan.outboxRows, person, pseudonym);
-  await tx.auditEntry.updateMany({
-    where: { OR: [{ actorOid: person.oid }, { actorPid: person.pid }] },
+  // Every entry of a person names them by both (src/modules/audit/audit.service.ts actorOf): the
+  // pid alone has an index.
+  const madeByThem = await tx.auditEntry.updateMany({
+    where: { actorPid: person.pid },
     data: { actorOid: null, actorPid: pseudonym, actorLabel: null },
   });
+  plan.counts.auditEntriesAsActor = madeByThem.count;
   const orphanOids = plan.orphans.map((resource) => resource.oid);
   if (plan.successor && orphanOids.length > 0) {
     const successorOid = plan.successor.oid;
@@ -343,18 +474,19 @@ async function applyErasure(
   }
   // Deleted one table at a time rather than by the person's cascade: the harvest triggers on these
   // tables restamp the OAI-PMH records whose creators changed (docs/oai-pmh.md).
-  await tx.resourceAuthor.deleteMany({ where: { personOid: person.oid } });
-  await tx.resourceContributor.deleteMany({ where: { personOid: person.oid } });
-  await tx.resourceParentAuthor.deleteMany({ where: { personOid: person.oid } });
+  const where = { personOid: person.oid };
+  if (plan.counts.authorships > 0) await tx.resourceAuthor.deleteMany({ where });
+  if (plan.counts.contributions > 0) await tx.resourceContributor.deleteMany({ where });
+  if (plan.counts.parentAuthorships > 0) await tx.resourceParentAuthor.deleteMany({ where });
   const deleted = new Set(plan.successor ? [] : orphanOids);
   await enqueueRefNotifications(
     tx,
     context,
     plan.listeners.filter((listener) => !deleted.has(listener.oid)),
   );
-  if (plan.sessionIds.length > 0) await tx.session.deleteMany({ where: { id: { in: plan.sessionIds } } });
+  plan.counts.sessions = (await tx.session.deleteMany({ where: sessionsWhere(person.oid) })).count;
   // Roles, memberships, managements and follows go with it (foreign keys, ON DELETE CASCADE).
-  await tx.person.delete({ where: { oid: person.oid } });
+  await tx.person.deleteMany({ where: { oid: person.oid } });
 }
 
 async function rewrite(
@@ -390,7 +522,6 @@ function reportOf(plan: ErasurePlan, pseudonym: string | null, dryRun: boolean):
     pseudonym,
     counts: {
       ...plan.counts,
-      sessions: plan.sessionIds.length,
       auditEntriesRewritten: rewrittenRows(plan.auditRows, plan.person, standIn).length,
       archivesRewritten: rewrittenRows(plan.archiveRows, plan.person, standIn).length,
       outboxMessagesRewritten: rewrittenRows(plan.outboxRows, plan.person, standIn).length,
