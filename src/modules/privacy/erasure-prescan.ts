@@ -12,11 +12,9 @@ import {
   type JsonColumn,
   jsonRow,
   type KnownRows,
-  namingValues,
-  type PersonIdentity,
   pageSql,
-  stringValues,
-} from './erasure-rewrite.ts';
+} from '../../db/erasure-rows.ts';
+import { namingValues, type PersonIdentity, stringValues } from './erasure-rewrite.ts';
 
 /** For one person, the rows of each table the scan found naming them. */
 export interface PriorScan {
