@@ -209,6 +209,82 @@ const expectNone = (text: string, strings: string[], where: string) => {
   for (const value of strings) expect(text.includes(value), `${value} in ${where}`).toBe(false);
 };
 
+const LONG_AGO = new Date('2020-01-01T00:00:00Z');
+
+type Furnished = Awaited<ReturnType<typeof furnish>>;
+
+/** Resources stay, readable by whoever could read them, without a dangling author. */
+async function expectResourcesKept(
+  app: TestApp,
+  other: { browser: Browser; pid: string },
+  resources: Furnished['resources'],
+) {
+  for (const oid of [resources.coAuthored, resources.publicAlone]) {
+    const read = await app.client().get(`/api/ressource/${oid}?format=full`);
+    expect(read.status).toBe(200);
+    expect(read.body._auteurs.every((label: string) => label.trim() !== '')).toBe(true);
+  }
+  expect((await app.client().get(`/api/ressource/${resources.coAuthored}`)).body.auteurs).toEqual([
+    other.pid,
+  ]);
+  expect((await app.client().get(`/api/ressource/${resources.publicAlone}`)).body.auteurs).toEqual([]);
+  expect((await other.browser.get(`/api/ressource/${resources.contributed}`)).body.contributeurs).toEqual([]);
+  expect((await other.browser.get(`/api/ressource/${resources.derived}`)).body.auteursParents).toEqual([]);
+  expect((await other.browser.get(`/api/ressource/${resources.groupOnly}`)).status).toBe(200);
+  expect(await readResource(app, resources.privateAlone)).toBeNull();
+}
+
+/** The audit log keeps what happened under the pseudonym; the erasure is audited, by pseudonym. */
+async function expectAuditUnderPseudonym(pseudonym: string, coAuthored: number, otherPid: string) {
+  const asActor = await db.auditEntry.findMany({ where: { actorPid: pseudonym } });
+  expect(asActor.length).toBeGreaterThanOrEqual(2);
+  expect(asActor.every((entry) => entry.actorOid === null)).toBe(true);
+  const coAuthoredEntries = await db.auditEntry.findMany({
+    where: { entityKind: 'resource', entityId: coAuthored },
+  });
+  expect(coAuthoredEntries[0]!.changes).toMatchObject({ authors: { after: [pseudonym, otherPid] } });
+  const erasureEntry = await db.auditEntry.findFirstOrThrow({
+    where: { action: 'erased' },
+    orderBy: { id: 'desc' },
+  });
+  expect(erasureEntry).toMatchObject({ actorKind: 'token', entityKind: 'person', entityId: 0 });
+  expect(erasureEntry.changes).toMatchObject({
+    person: { before: pseudonym },
+    rows: { before: { persons: 1 } },
+  });
+}
+
+/** Peers listening to a resource whose authors changed are told; a pending message names the pseudonym. */
+async function expectPeersTold(app: TestApp, pseudonym: string, coAuthored: number) {
+  const messages = await db.outboxMessage.findMany({ where: { peerBaseId: 'voisine' } });
+  expect(messages.some((message) => JSON.stringify(message.payload).includes(pseudonym))).toBe(true);
+  expect(
+    messages.filter(
+      (message) =>
+        message.status === 'pending' &&
+        (message.payload as { ref?: { aliasOf?: string } }).ref?.aliasOf ===
+          `${app.config.baseId}/${coAuthored}`,
+    ).length,
+  ).toBeGreaterThanOrEqual(1);
+}
+
+/** Their session ended; logging in again through the lab makes a new person. */
+async function expectNewPersonOnLogin(
+  app: TestApp,
+  lab: FakeLab,
+  subject: Subject,
+  coAuthored: number,
+  otherPid: string,
+) {
+  expect((await subject.browser.get('/api/personne/me')).body.person).toBeNull();
+  const again = await logIn(app, lab, subject.user);
+  const me = (await again.get('/api/personne/me')).body.person;
+  expect(me).toMatchObject({ pid: subject.pid, groupesMembre: [], groupesAdmin: [], groupesSuivis: [] });
+  expect((await again.get(`/api/ressource/${coAuthored}`)).body.auteurs).toEqual([otherPid]);
+  const list = await again.get('/api/liste/perso?format=light');
+  expect(list.body.liste ?? []).toEqual([]);
+}
+
 describe('who may erase', () => {
   test('anonymous callers and teachers are refused, through REST and GraphQL, and nothing changes', async ({
     app,
@@ -334,9 +410,9 @@ describe('erasure', () => {
     // What the harvest and the transfer file showed before: the test can see the person there.
     expect((await harvest(app, 'oai_dc')).includes(subject.user.nom)).toBe(true);
     expect((await transferText()).includes(subject.user.mail!)).toBe(true);
-    const stampsBefore = await db.harvestEntry.findMany({
-      where: { oid: { in: [resources.coAuthored, resources.publicAlone] } },
-    });
+    // Stamped long ago, so that a new stamp shows.
+    const exposed = [resources.coAuthored, resources.publicAlone];
+    await db.harvestEntry.updateMany({ where: { oid: { in: exposed } }, data: { datestamp: LONG_AGO } });
 
     const erased = await app
       .client()
@@ -359,75 +435,18 @@ describe('erasure', () => {
     expectNone(await harvest(app, 'oai_dc'), subject.strings, 'the oai_dc harvest');
     expectNone(await harvest(app, 'lom'), subject.strings, 'the lom harvest');
 
-    // Resources stay, readable by whoever could read them, without a dangling author.
-    for (const oid of [resources.coAuthored, resources.publicAlone]) {
-      const read = await app.client().get(`/api/ressource/${oid}?format=full`);
-      expect(read.status).toBe(200);
-      expect(read.body._auteurs.every((label: string) => label.trim() !== '')).toBe(true);
-    }
-    expect((await app.client().get(`/api/ressource/${resources.coAuthored}`)).body.auteurs).toEqual([
-      other.pid,
-    ]);
-    expect((await app.client().get(`/api/ressource/${resources.publicAlone}`)).body.auteurs).toEqual([]);
-    expect((await other.browser.get(`/api/ressource/${resources.contributed}`)).body.contributeurs).toEqual(
-      [],
-    );
-    expect((await other.browser.get(`/api/ressource/${resources.derived}`)).body.auteursParents).toEqual([]);
-    expect((await other.browser.get(`/api/ressource/${resources.groupOnly}`)).status).toBe(200);
-    expect(await readResource(app, resources.privateAlone)).toBeNull();
-
+    await expectResourcesKept(app, other, resources);
     // The harvest was told: records whose creators changed carry a new datestamp.
-    const stampsAfter = await db.harvestEntry.findMany({
-      where: { oid: { in: [resources.coAuthored, resources.publicAlone] } },
-    });
-    for (const entry of stampsAfter) {
-      const previous = stampsBefore.find((row) => row.oid === entry.oid)!;
-      expect(entry.datestamp.getTime()).toBeGreaterThanOrEqual(previous.datestamp.getTime());
-      expect(entry.deleted).toBe(false);
+    for (const entry of await db.harvestEntry.findMany({ where: { oid: { in: exposed } } })) {
+      expect(entry).toMatchObject({ deleted: false });
+      expect(entry.datestamp.getTime()).toBeGreaterThan(LONG_AGO.getTime());
     }
-
     // Groups stay; the one they alone managed has no manager now, and was reported.
     expect(await db.groupManager.count({ where: { groupOid: alone.oid } })).toBe(0);
     expect(await db.groupManager.count({ where: { groupOid: shared.oid } })).toBe(1);
-
-    // The audit log keeps what happened under the pseudonym; the erasure is audited, by pseudonym.
-    const asActor = await db.auditEntry.findMany({ where: { actorPid: pseudonym } });
-    expect(asActor.length).toBeGreaterThanOrEqual(2);
-    expect(asActor.every((entry) => entry.actorOid === null)).toBe(true);
-    const coAuthoredEntries = await db.auditEntry.findMany({
-      where: { entityKind: 'resource', entityId: resources.coAuthored },
-    });
-    expect(coAuthoredEntries[0]!.changes).toMatchObject({ authors: { after: [pseudonym, other.pid] } });
-    const erasureEntry = await db.auditEntry.findFirstOrThrow({
-      where: { action: 'erased' },
-      orderBy: { id: 'desc' },
-    });
-    expect(erasureEntry).toMatchObject({ actorKind: 'token', entityKind: 'person', entityId: 0 });
-    expect(erasureEntry.changes).toMatchObject({
-      person: { before: pseudonym },
-      rows: { before: { persons: 1 } },
-    });
-
-    // Peers listening to a resource whose authors changed are told; a pending message names the pseudonym.
-    const messages = await db.outboxMessage.findMany({ where: { peerBaseId: 'voisine' } });
-    expect(messages.some((message) => JSON.stringify(message.payload).includes(pseudonym))).toBe(true);
-    expect(
-      messages.filter(
-        (message) =>
-          message.status === 'pending' &&
-          (message.payload as { ref?: { aliasOf?: string } }).ref?.aliasOf ===
-            `${app.config.baseId}/${resources.coAuthored}`,
-      ).length,
-    ).toBeGreaterThanOrEqual(1);
-
-    // Their session ended; logging in again through the lab makes a new person.
-    expect((await subject.browser.get('/api/personne/me')).body.person).toBeNull();
-    const again = await logIn(app, lab, subject.user);
-    const me = (await again.get('/api/personne/me')).body.person;
-    expect(me).toMatchObject({ pid: subject.pid, groupesMembre: [], groupesAdmin: [], groupesSuivis: [] });
-    expect((await again.get(`/api/ressource/${resources.coAuthored}`)).body.auteurs).toEqual([other.pid]);
-    const list = await again.get('/api/liste/perso?format=light');
-    expect(list.body.liste ?? []).toEqual([]);
+    await expectAuditUnderPseudonym(pseudonym, resources.coAuthored, other.pid);
+    await expectPeersTold(app, pseudonym, resources.coAuthored);
+    await expectNewPersonOnLogin(app, lab, subject, resources.coAuthored, other.pid);
   });
 
   test('through GraphQL as an administrator; the pseudonym is the same for every entry of one person', async ({
