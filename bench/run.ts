@@ -16,6 +16,9 @@
  * default 4), BENCH_ROUNDS (default 4), BENCH_CONNECTIONS (default 10), BENCH_MEMORY_SECONDS
  * (default 30; 0 skips the memory run), BENCH_MEMORY_SIZE (the database of the memory run: default
  * the largest of BENCH_SIZES up to 100k, where the memory targets apply and earlier runs measured).
+ *
+ * Erasure speed is measured apart, on a scratch database of its own: `npm run bench:erasure`
+ * (bench/erasure.ts); BENCH_ERASURE=1 runs it after the reads.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -471,3 +474,7 @@ if (memory) {
 }
 // Each size's run adds its own, the same.
 for (const note of new Set(notes)) console.log(`note: ${note}`);
+// Erasure (bench/erasure.ts): a scratch PostgreSQL database of its own, so only on request.
+if (process.env.BENCH_ERASURE === '1') {
+  execFileSync('node_modules/.bin/tsx', ['bench/erasure.ts'], { stdio: 'inherit' });
+}

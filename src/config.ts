@@ -260,6 +260,19 @@ export const configSchema = z
               .prefault({}),
           })
           .prefault({}),
+        erasure: z
+          .object({
+            /**
+             * Who takes over a resource nobody else could read or change once its only author is
+             * erased (src/modules/privacy/erasure.service.ts); unset, such a resource is deleted.
+             * `rrs config check` checks that it names an existing person.
+             */
+            successorPid: z
+              .string()
+              .regex(/^[^/]+\/.+$/, 'must be a pid, <origin>/<id>')
+              .optional(),
+          })
+          .prefault({}),
       })
       .prefault({}),
     /**
@@ -291,6 +304,7 @@ export const configSchema = z
         tokenLifetimeSeconds: z.number().int().min(60).default(86_400),
       })
       .prefault({}),
+    /** Personal data (docs/privacy.md). */
     /** Start-up and shutdown (src/start.ts). */
     lifecycle: z
       .object({

@@ -15,6 +15,7 @@ import {
 } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { createApp } from './app.ts';
+import { operatorViewer } from './auth/viewer.ts';
 import { type Config, ConfigError, listeningOn, listeningUrl, loadConfig } from './config.ts';
 import { closeDatabase, openDatabase } from './db/client.ts';
 import { contentChanges } from './db/content-changes.ts';
@@ -25,6 +26,7 @@ import { stopGracefullyOnSignals } from './lifecycle/graceful-shutdown.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { rebuildStaleSearchIndex } from './modules/lists/search-index.ts';
 import { startOutboxWorker } from './modules/peers/outbox-worker.ts';
+import { staleErasure } from './modules/privacy/erasure.service.ts';
 import { startPurgeJob } from './modules/privacy/purge-job.ts';
 
 /** Until serving, a signal ends the start at once: nothing is in flight, transactions roll back. */
@@ -85,7 +87,9 @@ export async function start(): Promise<void> {
   const served = listeningOn(config, port);
   const { app, services, close } = await createApp(served, { logger });
   const outboxWorker = startOutboxWorker(services);
-  const purgeJob = startPurgeJob(services);
+  // Stale persons are erased as an operator would (when `stalePersons.action` is `erase`).
+  const erase = staleErasure({ config, viewer: operatorViewer, requestId: 'retention', log: logger });
+  const purgeJob = startPurgeJob(services, { erase });
   handle = app;
   for (const [req, res] of waiting.splice(0)) app(req, res);
 

@@ -33,6 +33,12 @@ export const anonymousViewer: Viewer = Object.freeze({
   labBaseId: null,
 });
 
+/**
+ * An operator acting outside any request (the command-line tool, the service's own jobs): all
+ * rights, and no person.
+ */
+export const operatorViewer: Viewer = Object.freeze({ ...anonymousViewer, kind: 'token', allRights: true });
+
 /** Generic permission check: all rights imply every permission. */
 export function hasPermission(viewer: Viewer, permission: Permission): boolean {
   return viewer.allRights || viewer.permissions.has(permission);

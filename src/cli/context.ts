@@ -11,7 +11,7 @@
 import { Command, CommanderError } from 'commander';
 import { resolveViewer } from '../auth/authn.ts';
 import type { SessionHandle } from '../auth/session.ts';
-import { anonymousViewer, type Viewer } from '../auth/viewer.ts';
+import { anonymousViewer, operatorViewer, type Viewer } from '../auth/viewer.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type Context, coreServices, type Services } from '../context.ts';
 import { isDatabaseUnavailable } from '../db/availability.ts';
@@ -179,8 +179,6 @@ const noAuthentication: AbuseLimits = {
   recordFailure: async () => undefined,
   close: async () => {},
 };
-
-export const operatorViewer: Viewer = Object.freeze({ ...anonymousViewer, kind: 'token', allRights: true });
 
 /** The tool's context on an open database (tests build one on theirs to run a command's work). */
 export function createCliContext(config: Config, services: Services, logger: Logger): CliContext {

@@ -14,6 +14,7 @@ import '../modules/labs/labs.schema.ts';
 import '../modules/audit/audit.schema.ts';
 import '../modules/subscriptions/subscriptions.schema.ts';
 import '../modules/harvest/harvest.schema.ts';
+import '../modules/privacy/erasure.schema.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from '../graphql/builder.ts';
 import { describeGeneratedTypes } from './generated-descriptions.ts';

@@ -821,6 +821,24 @@ export type ExportedGroupFieldsFragment = { oid: number, nom: string, since: Dat
 
 export type ExportedResourceFieldsFragment = { oid: number, rid: string, titre: string, type: string, position: number | null };
 
+export type ErasePersonMutationVariables = Exact<{
+  pid: string;
+  dryRun?: boolean | null | undefined;
+}>;
+
+
+export type ErasePersonMutation = { result:
+    | { __typename: 'ErasureReport', dryRun: boolean, pseudonym: string | null, resourcesKept: Array<number>, resourcesHandedOver: Array<number>, resourcesDeleted: Array<number>, successorPid: string | null, counts: { persons: number, roles: number, groupMemberships: number, groupManagements: number, groupFollows: number, sessions: number, authorships: number, contributions: number, parentAuthorships: number, auditEntriesAsActor: number, auditEntriesRewritten: number, archivesRewritten: number, outboxMessagesRewritten: number, peerNotifications: number }, groupsWithoutManager: Array<{ oid: number, nom: string }> }
+    | (
+      { __typename: 'InvalidInputError' }
+      & ErrorFields_InvalidInputError_Fragment
+    )
+    | (
+      { __typename: 'NotFoundError' }
+      & ErrorFields_NotFoundError_Fragment
+    )
+   };
+
 export type ResourceFormatsFragment = { droits?: string, ref?: LegacyRefFragment, authors?: Array<{ person: { label: string } }>, contributors?: Array<{ person: { label: string } }>, resolvedRelations?: Array<{ predicate: number, rid: string, titre: string | null, type: string | null }> } & { oid?: number, rid?: string, origine?: string, idOrigine?: string, aliasOf?: string | null, cle?: string | null, type?: string, titre?: string, resume?: string, description?: string, commentaires?: string, parametres?: unknown, enfants?: unknown, niveaux?: Array<string>, categories?: Array<number>, typePedagogiques?: Array<number>, typeDocumentaires?: Array<number>, auteursParents?: Array<string>, langue?: string, publie?: boolean, restriction?: number, indexable?: boolean, dateCreation?: Date, dateMiseAJour?: Date, version?: number, inc?: number, archiveOid?: number | null, licence?: string | null, relations?: Array<{ predicate: number, rid: string }>, authors?: Array<{ person: { pid: string } }>, contributors?: Array<{ person: { pid: string } }>, readerGroups?: Array<{ group: { nom: string } }>, authorGroups?: Array<{ group: { nom: string } }> };
 
 export type ResourceByOidQueryVariables = Exact<{
@@ -1156,6 +1174,7 @@ export interface OperationResults {
   DeleteGroup: DeleteGroupMutation['result'];
   DeleteResource: DeleteResourceMutation['result'];
   DevLogin: DevLoginMutation['result'];
+  ErasePerson: ErasePersonMutation['result'];
   FollowGroup: FollowGroupMutation['result'];
   ForkResourceAlias: ForkResourceAliasMutation['result'];
   GroupById: GroupByIdQuery['result'];
@@ -1204,6 +1223,7 @@ export interface OperationVariables {
   DeleteGroup: DeleteGroupMutationVariables;
   DeleteResource: DeleteResourceMutationVariables;
   DevLogin: DevLoginMutationVariables;
+  ErasePerson: ErasePersonMutationVariables;
   FollowGroup: FollowGroupMutationVariables;
   ForkResourceAlias: ForkResourceAliasMutationVariables;
   GroupById: GroupByIdQueryVariables;

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '../../src/auth/api-tokens.ts';
+import { db } from '../../src/db/client.ts';
 import { redact } from '../../src/db/database-url.ts';
 import { createEmptyDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
 import { type CliRun, rrsInProcess } from '../support/cli.ts';
@@ -23,6 +24,9 @@ const PERSON = 'local/contract';
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 const file = (name: string) => join(folder, `${unique()}-${name}`);
+/** A person of its own for each run of `person erase`: its pid. */
+const erasable = async () =>
+  (await db.person.create({ data: { pid: `local/erasable-${unique()}`, nom: 'Nom', prenom: 'Prénom' } })).pid;
 
 interface Row {
   /** The command's name, as its help's `Usage: rrs <name>` gives it. */
@@ -53,6 +57,13 @@ const TABLE: Row[] = [
   },
   { name: 'person show', args: () => [PERSON], json: 'document' },
   { name: 'person stale', args: () => [], json: 'document' },
+  { name: 'person erase', args: async () => [await erasable()], json: 'document' },
+  {
+    name: 'person erase',
+    label: 'person erase --dry-run',
+    args: async () => [await erasable(), '--dry-run'],
+    json: 'document',
+  },
   { name: 'token issue', args: () => ['--name', `contract-${unique()}`], json: 'document' },
   { name: 'token list', args: () => [], json: 'document' },
   {

@@ -98,7 +98,7 @@ describe('rrs purge', () => {
 });
 
 describe('rrs purge with stalePersons.action erase', () => {
-  it('erases nobody and says so: the erasure is the service purge job’s', async () => {
+  it('erases the stale persons, as the service’s purge job does, and says how many', async () => {
     const pid = `labC/idle-${unique()}`;
     await makePerson(pid, { createdAt: daysAgo(300), lastLoginAt: daysAgo(100) });
     const file = join(scratchDir('retention-erase'), `${unique()}.json`);
@@ -112,14 +112,19 @@ describe('rrs purge with stalePersons.action erase', () => {
     );
     const dry = await rrsInProcess(['purge', '--dry-run'], { CONFIG_FILE: file });
     expect(dry.stdout).toMatch(
-      /^stale persons: [1-9]\d* persons? without login for 90 days and nothing authored, to be erased by the service’s purge job$/m,
+      /^stale persons: [1-9]\d* persons? without login for 90 days and nothing authored, to be erased$/m,
     );
     const run = await rrsInProcess(['purge'], { CONFIG_FILE: file });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      /^stale persons: [1-9]\d* persons? without login for 90 days and nothing authored, not erased: this command runs without the erasure \(the service’s purge job erases them\)$/m,
+      /^stale persons: ([1-9]\d*) persons? without login for 90 days and nothing authored, \1 erased$/m,
     );
-    expect(await db.person.count({ where: { pid } })).toBe(1);
+    expect(await db.person.count({ where: { pid } })).toBe(0);
+    // Each erasure is audited, asked by the purge.
+    const erasures = await db.auditEntry.findMany({
+      where: { action: 'erased', actorLabel: 'retention purge' },
+    });
+    expect(erasures.length).toBeGreaterThan(0);
   });
 });
 

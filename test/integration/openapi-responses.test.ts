@@ -218,6 +218,21 @@ describe('every route against the document', { shuffle: false }, () => {
       conforms(route, await token().get('/api/personne/export?pid=docs/inconnu'), 404);
       conforms(route, await token().get('/api/personne/export?pid=%20'), 400);
     });
+
+    it('POST /api/personne/erase', async () => {
+      const pid = `docs/erase-${unique()}`;
+      await token()
+        .post('/api/personne/add')
+        .send({ origine: 'docs', idOrigine: pid.slice(5), nom: 'Effacée', prenom: 'Eve' });
+      const erase = (caller: ReturnType<typeof token> | Browser, body: object) =>
+        caller.post('/api/personne/erase').send(body);
+      conforms('post /api/personne/erase', await erase(token(), { pid, dryRun: true }), 200);
+      conforms('post /api/personne/erase', await erase(token(), { pid }), 200);
+      conforms('post /api/personne/erase', await erase(token(), { pid }), 404);
+      conforms('post /api/personne/erase', await erase(token(), {}), 400);
+      conforms('post /api/personne/erase', await erase(anonymous(), { pid }), 401);
+      conforms('post /api/personne/erase', await erase(teacher, { pid }), 403);
+    });
   });
 
   describe('groups', () => {

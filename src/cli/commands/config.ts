@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { countActiveApiTokens } from '../../auth/api-tokens.ts';
 import { type Config, ConfigError, loadConfig } from '../../config.ts';
-import { closeDatabase, openDatabase, ping } from '../../db/client.ts';
+import { closeDatabase, db, openDatabase, ping } from '../../db/client.ts';
 import { isUncreatedSqliteFile, redact, sqlitePath } from '../../db/database-url.ts';
 import { pendingMigrations } from '../../db/migration-status.ts';
 import { waitForDatabase } from '../../db/wait.ts';
@@ -63,6 +63,19 @@ function whyNotCreatable(path: string): string | undefined {
   return undefined;
 }
 
+/** The person erasures hand orphaned resources to must exist, or every such erasure fails. */
+async function successorCheck(pid: string): Promise<Check> {
+  const subject = 'privacy.erasure.successorPid';
+  // Before its migrations, there is no table of persons: nobody exists yet.
+  const person = await db.person.findUnique({ where: { pid }, select: { oid: true } }).catch(() => null);
+  return person
+    ? fine(subject, `${pid} exists: resources only an erased person could read or change go to them`)
+    : problem(
+        subject,
+        `no person with pid ${pid}: an erasure that leaves a resource to nobody would fail (create the person, or unset it to delete such resources)`,
+      );
+}
+
 async function databaseChecks(config: Config): Promise<Check[]> {
   const url = config.databaseUrl;
   if (isUncreatedSqliteFile(url)) {
@@ -114,6 +127,8 @@ async function databaseChecks(config: Config): Promise<Check[]> {
             ),
       );
     }
+    if (config.privacy.erasure.successorPid)
+      checks.push(await successorCheck(config.privacy.erasure.successorPid));
     return checks;
   } finally {
     await closeDatabase();

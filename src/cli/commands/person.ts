@@ -1,4 +1,4 @@
-/** `rrs person create|update|show`: persons and the roles an administrator grants them. */
+/** `rrs person create|update|show|erase`: persons and the roles an administrator grants them. */
 import type { Command } from 'commander';
 import type { Config } from '../../config.ts';
 import { db } from '../../db/client.ts';
@@ -6,6 +6,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.ts
 import { addPerson, isPid } from '../../modules/persons/persons.service.ts';
 import { permissionsOf, roleSourceGrants } from '../../permissions.ts';
 import { output, withService } from '../context.ts';
+import { registerPersonEraseCommand } from './person-erase.ts';
 import { registerPersonExportCommand } from './person-export.ts';
 
 interface PersonOptions {
@@ -163,4 +164,5 @@ export function registerPersonCommands(program: Command): void {
     );
 
   registerPersonExportCommand(person);
+  registerPersonEraseCommand(person);
 }

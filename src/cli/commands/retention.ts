@@ -2,9 +2,10 @@
  * Retention from the command line (docs/privacy.md, "Retention"): `rrs purge [--dry-run]` runs
  * one purge round as the service does, under the same lease (so never beside a service's round),
  * and prints what it purged per kind; `rrs person stale` lists the persons past their period for
- * review. The erasure of stale persons is the service's purge job's (`stalePersons.action`).
+ * review. With `stalePersons.action` `erase`, a round erases them as the service's would.
  */
 import type { Command } from 'commander';
+import { staleErasure } from '../../modules/privacy/erasure.service.ts';
 import { leaseOf, newLeaseHolder, PURGE_LEASE, runPurgeRound } from '../../modules/privacy/purge-job.ts';
 import {
   cutoffBefore,
@@ -24,10 +25,8 @@ export function purgeLines(report: PurgeReport): string[] {
     stale.action === 'list'
       ? 'listed for review (rrs person stale); erasure is off'
       : report.dryRun
-        ? 'to be erased by the service’s purge job'
-        : stale.erasureAvailable
-          ? `${stale.erased} erased`
-          : 'not erased: this command runs without the erasure (the service’s purge job erases them)';
+        ? 'to be erased'
+        : `${stale.erased} erased`;
   return [
     `sessions: ${plural(report.sessions, 'expired session')} ${would('deleted')}`,
     `rate limits: ${plural(report.rateLimits, 'expired counter')} ${would('deleted')}`,
@@ -44,12 +43,12 @@ function registerPurge(program: Command): void {
     )
     .option('--dry-run', 'count what would be purged, changing nothing')
     .action(async (options: { dryRun?: boolean }, command: Command) =>
-      withService(async ({ config }) => {
+      withService(async ({ config, as }) => {
         const settings = config.privacy.retention;
         // A dry run writes nothing, so it needs no lease.
         const report = options.dryRun
           ? await purgePersonalData(settings, { dryRun: true })
-          : await runPurgeRound({ settings, holder: `rrs ${newLeaseHolder()}` });
+          : await runPurgeRound({ settings, holder: `rrs ${newLeaseHolder()}`, erase: staleErasure(as()) });
         if (!report) {
           const lease = await leaseOf(PURGE_LEASE);
           throw new CliError(

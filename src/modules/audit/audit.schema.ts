@@ -22,11 +22,17 @@ const AuditActionEnum = builder.enumType('AuditAction', {
     created: 'Created.',
     updated: 'Changed (`changes` holds each field before and after).',
     deleted: 'Deleted (`changes` holds the state deleted).',
+    erased:
+      'A person’s personal data erased (GDPR art. 17): `changes` holds the pseudonym and the rows of each kind.',
   }),
 });
 const AuditEntityKindEnum = builder.enumType('AuditEntityKind', {
   description: 'What kind of thing changed.',
-  values: described(AUDIT_ENTITY_KINDS, { resource: 'A resource.', group: 'A group.' }),
+  values: described(AUDIT_ENTITY_KINDS, {
+    resource: 'A resource.',
+    group: 'A group.',
+    person: 'A person (an erasure: `entityId` 0, the person named by pseudonym only).',
+  }),
 });
 const AuditActorKindEnum = builder.enumType('AuditActorKind', {
   description: 'Who made the change.',

@@ -10,8 +10,9 @@ import type { Context } from '../../context.ts';
 import { db, type Prisma, type Transaction } from '../../db/client.ts';
 import { InvalidInputError } from '../../errors.ts';
 
-export const AUDIT_ACTIONS = ['created', 'updated', 'deleted'] as const;
-export const AUDIT_ENTITY_KINDS = ['resource', 'group'] as const;
+export const AUDIT_ACTIONS = ['created', 'updated', 'deleted', 'erased'] as const;
+/** `person`: an erasure's own entry (src/modules/privacy/erasure.service.ts), its subject by pseudonym. */
+export const AUDIT_ENTITY_KINDS = ['resource', 'group', 'person'] as const;
 export const AUDIT_ACTOR_KINDS = ['anonymous', 'person', 'token'] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

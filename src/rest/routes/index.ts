@@ -4,11 +4,12 @@ import { groupRoutes } from './groups.ts';
 import { listRoutes } from './lists.ts';
 import { peerRoutes } from './peers.ts';
 import { personRoutes } from './persons.ts';
+import { erasureRoutes } from './privacy-erasure.ts';
 import { resourceRoutes } from './resources.ts';
 import { treeRoutes } from './trees.ts';
 
 export const routeDomains: Record<string, readonly LegacyRoute[]> = {
-  Persons: personRoutes,
+  Persons: [...personRoutes, ...erasureRoutes],
   Groups: groupRoutes,
   Resources: resourceRoutes,
   Lists: listRoutes,
