@@ -18,7 +18,7 @@
  * the largest of BENCH_SIZES up to 100k, where the memory targets apply and earlier runs measured).
  *
  * Erasure speed is measured apart, on a scratch database of its own: `npm run bench:erasure`
- * (bench/erasure.ts); BENCH_ERASURE=1 runs it after the reads.
+ * (bench/erasure.ts); on PostgreSQL it runs after the reads (BENCH_ERASURE=0: not).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -474,7 +474,8 @@ if (memory) {
 }
 // Each size's run adds its own, the same.
 for (const note of new Set(notes)) console.log(`note: ${note}`);
-// Erasure (bench/erasure.ts): a scratch PostgreSQL database of its own, so only on request.
-if (process.env.BENCH_ERASURE === '1') {
+// Erasure (bench/erasure.ts), on PostgreSQL, where its target is set: a scratch database of its
+// own, after the reads (BENCH_ERASURE=0 leaves it out).
+if (provider === 'postgresql' && process.env.BENCH_ERASURE !== '0') {
   execFileSync('node_modules/.bin/tsx', ['bench/erasure.ts'], { stdio: 'inherit' });
 }
