@@ -235,7 +235,12 @@ async function expectResourcesKept(
 }
 
 /** The audit log keeps what happened under the pseudonym; the erasure is audited, by pseudonym. */
-async function expectAuditUnderPseudonym(pseudonym: string, coAuthored: number, otherPid: string) {
+async function expectAuditUnderPseudonym(
+  pseudonym: string,
+  coAuthored: number,
+  otherPid: string,
+  actorKind: string,
+) {
   const asActor = await db.auditEntry.findMany({ where: { actorPid: pseudonym } });
   expect(asActor.length).toBeGreaterThanOrEqual(2);
   expect(asActor.every((entry) => entry.actorOid === null)).toBe(true);
@@ -247,7 +252,7 @@ async function expectAuditUnderPseudonym(pseudonym: string, coAuthored: number, 
     where: { action: 'erased' },
     orderBy: { id: 'desc' },
   });
-  expect(erasureEntry).toMatchObject({ actorKind: 'token', entityKind: 'person', entityId: 0 });
+  expect(erasureEntry).toMatchObject({ actorKind, entityKind: 'person', entityId: 0 });
   expect(erasureEntry.changes).toMatchObject({
     person: { before: pseudonym },
     rows: { before: { persons: 1 } },
@@ -394,60 +399,100 @@ describe('dry run', () => {
   });
 });
 
+/** What an erasure answered, whichever way it was asked. */
+interface Answered {
+  pseudonym: string;
+  resourcesDeleted: number[];
+  groupsWithoutManager: { oid: number; nom: string }[];
+}
+
+/** The three ways to ask for an erasure, and the kind of actor each erasure's audit entry names. */
+const WAYS: {
+  name: string;
+  actorKind: string;
+  erase: (app: TestApp, lab: FakeLab, pid: string) => Promise<Answered>;
+}[] = [
+  {
+    name: 'REST, with an API token',
+    actorKind: 'token',
+    async erase(app, _lab, pid) {
+      const erased = await app.client().post('/api/personne/erase').set(tokenHeaders).send({ pid });
+      expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+      expect(erased.body).toMatchObject({ success: true, dryRun: false });
+      return erased.body;
+    },
+  },
+  {
+    name: 'GraphQL, as an administrator',
+    actorKind: 'person',
+    async erase(app, lab, pid) {
+      const admin = (await logInWithRoles(app, lab, ['admin'])).browser;
+      const result = await graphql(admin, ERASE, { pid });
+      expect(result.data?.erasePerson, JSON.stringify(result)).toMatchObject({
+        __typename: 'ErasureReport',
+        dryRun: false,
+      });
+      return result.data!.erasePerson;
+    },
+  },
+  {
+    name: 'the CLI',
+    actorKind: 'token',
+    async erase(_app, _lab, pid) {
+      const run = await rrs(['person', 'erase', pid, '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout);
+    },
+  },
+];
+
 describe('erasure', () => {
-  test('through REST with an API token: nothing names the person anywhere, resources stay readable', async ({
-    app,
-    lab,
-  }) => {
-    const subject = await newSubject(app, lab);
-    const otherUser = labUser({ type: 1 });
-    const other = {
-      browser: await logIn(app, lab, otherUser),
-      pid: `${lab.baseId}/${otherUser.oid}`,
-      user: otherUser,
-    };
-    const { alone, shared, resources } = await furnish(app, subject, other);
-    // What the harvest and the transfer file showed before: the test can see the person there.
-    expect((await harvest(app, 'oai_dc')).includes(subject.user.nom)).toBe(true);
-    expect((await transferText()).includes(subject.user.mail!)).toBe(true);
-    // Stamped long ago, so that a new stamp shows.
-    const exposed = [resources.coAuthored, resources.publicAlone];
-    await db.harvestEntry.updateMany({ where: { oid: { in: exposed } }, data: { datestamp: LONG_AGO } });
+  test.for(WAYS)(
+    'through $name: nothing names the person anywhere, resources stay readable',
+    async (way, { app, lab }) => {
+      const subject = await newSubject(app, lab);
+      const otherUser = labUser({ type: 1 });
+      const other = {
+        browser: await logIn(app, lab, otherUser),
+        pid: `${lab.baseId}/${otherUser.oid}`,
+        user: otherUser,
+      };
+      const { alone, shared, resources } = await furnish(app, subject, other);
+      // What the harvest and the transfer file showed before: the test can see the person there.
+      expect((await harvest(app, 'oai_dc')).includes(subject.user.nom)).toBe(true);
+      expect((await transferText()).includes(subject.user.mail!)).toBe(true);
+      // Stamped long ago, so that a new stamp shows.
+      const exposed = [resources.coAuthored, resources.publicAlone];
+      await db.harvestEntry.updateMany({ where: { oid: { in: exposed } }, data: { datestamp: LONG_AGO } });
 
-    const erased = await app
-      .client()
-      .post('/api/personne/erase')
-      .set(tokenHeaders)
-      .send({ pid: subject.pid });
-    expect(erased.status, JSON.stringify(erased.body)).toBe(200);
-    expect(erased.body).toMatchObject({
-      success: true,
-      dryRun: false,
-      pseudonym: expect.stringMatching(/^erased:[0-9a-f]{16}$/),
-      resourcesDeleted: [resources.privateAlone],
-      groupsWithoutManager: [{ oid: alone.oid, nom: alone.nom }],
-    });
-    const { pseudonym } = erased.body as { pseudonym: string };
+      const erased = await way.erase(app, lab, subject.pid);
+      expect(erased).toMatchObject({
+        pseudonym: expect.stringMatching(/^erased:[0-9a-f]{16}$/),
+        resourcesDeleted: [resources.privateAlone],
+        groupsWithoutManager: [{ oid: alone.oid, nom: alone.nom }],
+      });
+      const { pseudonym } = erased;
 
-    // Nothing left: the database, a transfer file, a full harvest in both formats.
-    expectNone(databaseDump(), subject.strings, 'the database dump');
-    expectNone(await transferText(), subject.strings, 'the transfer file');
-    expectNone(await harvest(app, 'oai_dc'), subject.strings, 'the oai_dc harvest');
-    expectNone(await harvest(app, 'lom'), subject.strings, 'the lom harvest');
+      // Nothing left: the database, a transfer file, a full harvest in both formats.
+      expectNone(databaseDump(), subject.strings, 'the database dump');
+      expectNone(await transferText(), subject.strings, 'the transfer file');
+      expectNone(await harvest(app, 'oai_dc'), subject.strings, 'the oai_dc harvest');
+      expectNone(await harvest(app, 'lom'), subject.strings, 'the lom harvest');
 
-    await expectResourcesKept(app, other, resources);
-    // The harvest was told: records whose creators changed carry a new datestamp.
-    for (const entry of await db.harvestEntry.findMany({ where: { oid: { in: exposed } } })) {
-      expect(entry).toMatchObject({ deleted: false });
-      expect(entry.datestamp.getTime()).toBeGreaterThan(LONG_AGO.getTime());
-    }
-    // Groups stay; the one they alone managed has no manager now, and was reported.
-    expect(await db.groupManager.count({ where: { groupOid: alone.oid } })).toBe(0);
-    expect(await db.groupManager.count({ where: { groupOid: shared.oid } })).toBe(1);
-    await expectAuditUnderPseudonym(pseudonym, resources.coAuthored, other.pid);
-    await expectPeersTold(app, pseudonym, resources.coAuthored);
-    await expectNewPersonOnLogin(app, lab, subject, resources.coAuthored, other.pid);
-  });
+      await expectResourcesKept(app, other, resources);
+      // The harvest was told: records whose creators changed carry a new datestamp.
+      for (const entry of await db.harvestEntry.findMany({ where: { oid: { in: exposed } } })) {
+        expect(entry).toMatchObject({ deleted: false });
+        expect(entry.datestamp.getTime()).toBeGreaterThan(LONG_AGO.getTime());
+      }
+      // Groups stay; the one they alone managed has no manager now, and was reported.
+      expect(await db.groupManager.count({ where: { groupOid: alone.oid } })).toBe(0);
+      expect(await db.groupManager.count({ where: { groupOid: shared.oid } })).toBe(1);
+      await expectAuditUnderPseudonym(pseudonym, resources.coAuthored, other.pid, way.actorKind);
+      await expectPeersTold(app, pseudonym, resources.coAuthored);
+      await expectNewPersonOnLogin(app, lab, subject, resources.coAuthored, other.pid);
+    },
+  );
 
   test('through GraphQL as an administrator; the pseudonym is the same for every entry of one person', async ({
     app,
