@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Services } from '../../context.ts';
 import { db } from '../../db/client.ts';
+import { type Rounds, repeatRounds } from '../../lib/rounds.ts';
 
 type OutboxSettings = Config['outbox'];
 
@@ -125,32 +126,19 @@ export async function deliverDueMessages(services: Services): Promise<number> {
   return claimed.length;
 }
 
-export interface OutboxWorker {
-  /** Stops polling and waits for the round in progress. */
-  stop(): Promise<void>;
-}
+/** Stops polling and waits for the round in progress. */
+export type OutboxWorker = Rounds;
 
 /** Polls the outbox every `outbox.pollIntervalMs` (at once again while rounds come back full). */
 export function startOutboxWorker(services: Services): OutboxWorker {
   const { pollIntervalMs, batchSize } = services.config.outbox;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const round = async () => {
+  return repeatRounds(pollIntervalMs, async (stopping) => {
     try {
-      while (!stopped && (await deliverDueMessages(services)) === batchSize) {}
+      while (!stopping() && (await deliverDueMessages(services)) === batchSize) {}
     } catch (error) {
       // During a database outage the availability monitor logs once; rounds resume by themselves.
       if (!services.database.report(error))
         services.logger.error({ err: error }, 'outbox delivery round failed');
     }
-    if (!stopped) timer = setTimeout(() => (running = round()), pollIntervalMs);
-  };
-  let running = round();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }

@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import type { Services } from '../../context.ts';
 import { db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { type Rounds, repeatRounds } from '../../lib/rounds.ts';
 import type { Logger } from '../../logging/logger.ts';
 import {
   type ErasePersons,
@@ -126,10 +127,8 @@ function logRound(logger: Logger, report: PurgeReport): void {
   }
 }
 
-export interface PurgeJob {
-  /** Stops scheduling rounds and waits for the one in progress. */
-  stop(): Promise<void>;
-}
+/** Stops scheduling rounds and waits for the one in progress. */
+export type PurgeJob = Rounds;
 
 export interface PurgeJobOptions {
   erase?: ErasePersons;
@@ -144,29 +143,13 @@ export function startPurgeJob(
   const settings = services.config.privacy.retention;
   if (settings.purgeIntervalSeconds === 0) return { stop: async () => {} };
   const holder = options.holder ?? newLeaseHolder();
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const round = async () => {
+  return repeatRounds(settings.purgeIntervalSeconds * 1000, async (stopping) => {
     try {
-      const report = await runPurgeRound({
-        settings,
-        holder,
-        erase: options.erase,
-        stopping: () => stopped,
-      });
+      const report = await runPurgeRound({ settings, holder, erase: options.erase, stopping });
       if (report) logRound(services.logger, report);
     } catch (error) {
       // During a database outage the availability monitor logs once; rounds resume by themselves.
       if (!services.database.report(error)) services.logger.error({ err: error }, 'retention purge failed');
     }
-    if (!stopped) timer = setTimeout(() => (running = round()), settings.purgeIntervalSeconds * 1000);
-  };
-  let running = round();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }
