@@ -288,3 +288,20 @@ export async function closeDatabase(): Promise<void> {
   await pool?.end();
   pool = undefined;
 }
+
+/**
+ * Options of a read-only transaction whose statements all see one state of the database: a
+ * REPEATABLE READ snapshot on PostgreSQL; on SQLite a transaction reads one state already.
+ */
+export function snapshotTransactionOptions<T extends object>(
+  options: T,
+): T & { isolationLevel?: Prisma.TransactionIsolationLevel } {
+  // The types are the SQLite client's, which names Serializable only; PostgreSQL's takes this.
+  const repeatableRead = 'RepeatableRead' as Prisma.TransactionIsolationLevel;
+  return provider === 'postgresql' ? { ...options, isolationLevel: repeatableRead } : options;
+}
+
+/** How many write transactions may usefully run at once, `wanted` at most: SQLite has one writer. */
+export function writeConcurrency(wanted: number): number {
+  return provider === 'sqlite' ? 1 : wanted;
+}

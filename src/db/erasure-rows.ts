@@ -4,7 +4,7 @@
  * whose JSON names them (several conditions, several tables, one statement), their rewrite in one
  * statement per table, and the locks on the resources whose rights change. Both dialects.
  */
-import { provider, type Transaction } from './client.ts';
+import { db, provider, type Transaction } from './client.ts';
 
 /** A JSON column the erasure rewrites, and the rows it may look at. */
 export interface JsonColumn {
@@ -143,10 +143,14 @@ export function jsonRow(row: { key: number | string | bigint; text: unknown }): 
   };
 }
 
-/** `SELECT key, json FROM table WHERE key > $1 ORDER BY key LIMIT n`, for a scan by pages. */
-export function pageSql(target: JsonColumn, size: number): string {
-  const after = provider === 'postgresql' ? '$1' : '?';
-  return `SELECT "${target.key}" AS "key", ${textOf(target.column)} AS "text" FROM "${target.table}" WHERE "${target.key}" > ${after} ORDER BY "${target.key}" LIMIT ${size}`;
+/** The next `size` rows of `target` after the key `after`, in key order: a scan by pages. */
+export async function jsonPage(target: JsonColumn, after: number, size: number): Promise<JsonRow[]> {
+  const placeholder = provider === 'postgresql' ? '$1' : '?';
+  const rows = await db.$queryRawUnsafe<{ key: number | bigint; text: unknown }[]>(
+    `SELECT "${target.key}" AS "key", ${textOf(target.column)} AS "text" FROM "${target.table}" WHERE "${target.key}" > ${placeholder} ORDER BY "${target.key}" LIMIT ${size}`,
+    after,
+  );
+  return rows.map(jsonRow);
 }
 
 /** Writes each row's new JSON text back in one statement (chunks on SQLite only past its limits). */

@@ -9,6 +9,7 @@
  * entries also name managers by oid (`gestionnaires`, `gestionnaireAjoute`). Each table is scanned:
  * an export is a rare, operator-initiated request, and no index could serve a search inside JSON.
  */
+import { provider, type Transaction } from '../db/client.ts';
 import type { Provider } from '../db/database-url.ts';
 import { dialects, Sql, type Statement } from './dialect.ts';
 
@@ -74,4 +75,10 @@ export function namingRowsStatement(provider: Provider): Statement {
   const statement = q.statement(text, { planEachTime: true });
   written.set(provider, statement);
   return statement;
+}
+
+/** The rows naming the person, read in `tx` (the export's snapshot). */
+export function namingRows(tx: Transaction, args: { oid: number; pid: string; names: string[] }) {
+  const statement = namingRowsStatement(provider);
+  return tx.$queryRawUnsafe<NamingRow[]>(statement.text, ...statement.bind(args));
 }

@@ -5,14 +5,12 @@
  * erasure of 1,000 persons over an audit log of 100,000 entries take minutes. Each erasure then
  * reads its rows by key, and searches only the rows written since the scan.
  */
-import { db } from '../../db/client.ts';
 import {
   ARCHIVE_SNAPSHOTS,
   AUDIT_CHANGES,
   type JsonColumn,
-  jsonRow,
+  jsonPage,
   type KnownRows,
-  pageSql,
 } from '../../db/erasure-rows.ts';
 import { namingValues, type PersonIdentity, stringValues } from './erasure-rewrite.ts';
 
@@ -29,18 +27,17 @@ async function scanTable(target: JsonColumn, personsByName: Map<string, number[]
   const keys = new Map<number, number[]>();
   let scannedThrough = 0;
   for (;;) {
-    const page = (
-      await db.$queryRawUnsafe<{ key: number | bigint; text: unknown }[]>(
-        pageSql(target, PAGE),
-        scannedThrough,
-      )
-    ).map(jsonRow);
+    const page = await jsonPage(target, scannedThrough, PAGE);
     for (const row of page) {
       const named = new Set<number>();
       for (const value of stringValues(JSON.parse(row.text))) {
         for (const person of personsByName.get(value) ?? []) named.add(person);
       }
-      for (const person of named) keys.set(person, [...(keys.get(person) ?? []), row.key as number]);
+      for (const person of named) {
+        const found = keys.get(person);
+        if (found) found.push(row.key as number);
+        else keys.set(person, [row.key as number]);
+      }
     }
     if (page.length > 0) scannedThrough = page.at(-1)!.key as number;
     if (page.length < PAGE) break;

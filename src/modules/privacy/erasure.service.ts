@@ -13,7 +13,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Context } from '../../context.ts';
-import { db, provider, type Transaction } from '../../db/client.ts';
+import { db, type Transaction, writeConcurrency } from '../../db/client.ts';
 import {
   ARCHIVE_SNAPSHOTS,
   AUDIT_CHANGES,
@@ -214,7 +214,7 @@ export async function erasePersons(
       }
     }
   };
-  const workers = provider === 'postgresql' ? CONCURRENT_ERASURES : 1;
+  const workers = writeConcurrency(CONCURRENT_ERASURES);
   await Promise.all(Array.from({ length: workers }, worker));
   if (failure) throw failure.error;
   return reports;

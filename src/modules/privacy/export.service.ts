@@ -9,10 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.ts';
-import { db, type Prisma, provider, type Transaction } from '../../db/client.ts';
+import { db, type Prisma, snapshotTransactionOptions, type Transaction } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { roleSourceGrants } from '../../permissions.ts';
-import { type NamingRow, namingRowsStatement } from '../../read-model/personal-data.ts';
+import { type NamingRow, namingRows } from '../../read-model/personal-data.ts';
 import { ridOf } from '../resources/resources.repository.ts';
 
 /** The document's format: its name and version, bumped when a field changes meaning or goes. */
@@ -155,9 +155,9 @@ function idsBySource(rows: NamingRow[]) {
 async function readPersonalData(tx: Transaction, pid: string) {
   const person = await tx.person.findUnique({ where: { pid }, include: personInclude });
   if (!person) return null;
-  const statement = namingRowsStatement(provider);
-  const args = { oid: person.oid, pid: person.pid, names: namesOf(person) };
-  const found = idsBySource(await tx.$queryRawUnsafe<NamingRow[]>(statement.text, ...statement.bind(args)));
+  const found = idsBySource(
+    await namingRows(tx, { oid: person.oid, pid: person.pid, names: namesOf(person) }),
+  );
   // One after the other: a transaction is one connection (see src/modules/peers/outbox.ts).
   const auditEntries = await tx.auditEntry.findMany({
     where: { id: { in: found.audit } },
@@ -328,9 +328,7 @@ export async function exportPersonalData(
   const data = await db.$transaction(
     (tx) => readPersonalData(tx, pid),
     // A snapshot: every statement of the export sees the database as the first one did.
-    provider === 'postgresql'
-      ? { ...EXPORT_TRANSACTION, isolationLevel: 'RepeatableRead' as Prisma.TransactionIsolationLevel }
-      : EXPORT_TRANSACTION,
+    snapshotTransactionOptions(EXPORT_TRANSACTION),
   );
   if (!data)
     throw new NotFoundError(`Aucune personne avec le pid ${pid}`).forOperators(`No person with pid ${pid}`);
