@@ -11,7 +11,7 @@
 import { Command, CommanderError } from 'commander';
 import { resolveViewer } from '../auth/authn.ts';
 import type { SessionHandle } from '../auth/session.ts';
-import { anonymousViewer, operatorViewer, type Viewer } from '../auth/viewer.ts';
+import { operatorViewer, type Viewer } from '../auth/viewer.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type Context, coreServices, type Services } from '../context.ts';
 import { isDatabaseUnavailable } from '../db/availability.ts';

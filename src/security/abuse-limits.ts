@@ -15,13 +15,12 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Redis } from 'ioredis';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterPrisma,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+// Each class from its own file (src/security/rate-limiter-flexible.d.ts says why).
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import RateLimiterPrisma from 'rate-limiter-flexible/lib/RateLimiterPrisma.js';
+import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
+import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 import type { Config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { RateLimitedError } from '../errors.ts';
