@@ -24,6 +24,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { providerOf, redact, sqlitePath } from './database-url.ts';
+import { claimPrivateFile } from './private-files.ts';
 import { DatabaseUnreachableError } from './wait.ts';
 
 const run = promisify(execFile);
@@ -144,6 +145,7 @@ export async function backup(databaseUrl: string, file: string): Promise<Databas
     }
     checkSqliteDatabase(databaseUrl);
     mkdirSync(dirname(resolve(file)), { recursive: true });
+    claimPrivateFile(file);
     const source = new Database(sqlitePath(databaseUrl), { readonly: true, fileMustExist: true });
     try {
       await source.backup(file);
@@ -165,6 +167,7 @@ export async function backup(databaseUrl: string, file: string): Promise<Databas
   const client = await connected(databaseUrl);
   try {
     mkdirSync(dirname(resolve(file)), { recursive: true });
+    claimPrivateFile(file);
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const snapshot = (await client.query('SELECT pg_export_snapshot() AS id')).rows[0].id as string;
     await run('pg_dump', [

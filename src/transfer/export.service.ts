@@ -11,6 +11,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { fieldsWhere } from '../catalogue/resource-fields.ts';
 import { db } from '../db/client.ts';
+import { PRIVATE_MODE, temporaryBeside } from '../db/private-files.ts';
 import { legacyResourceJson } from '../legacy/resource-json.ts';
 import { fullInclude, storedState } from '../modules/resources/resources.repository.ts';
 import { FORMAT_NAME, FORMAT_VERSION } from './format.ts';
@@ -156,12 +157,12 @@ export async function* exportLines(options: ExportOptions): AsyncGenerator<strin
 
 /**
  * Writes the export to `path`, through a temporary file renamed at the end: the file is either
- * complete or absent.
+ * complete or absent, and readable by its owner only (it names persons).
  */
 export async function exportFile(path: string, options: ExportOptions): Promise<ExportReport> {
   const started = performance.now();
-  const temporary = `${path}.partial`;
-  const out = createWriteStream(temporary);
+  const temporary = temporaryBeside(path);
+  const out = createWriteStream(temporary, { mode: PRIVATE_MODE, flags: 'wx' });
   const counts = { persons: 0, groups: 0, resources: 0 };
   try {
     for await (const line of exportLines(options)) {

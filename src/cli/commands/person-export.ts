@@ -3,27 +3,10 @@
  * access and portability), the document of GraphQL's `personalDataExport` and
  * `GET /api/personne/export` as JSON. Reads only: applies no migration.
  */
-import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { writePrivateFile } from '../../db/private-files.ts';
 import { exportPersonalData } from '../../modules/privacy/export.service.ts';
 import { output, print, withService } from '../context.ts';
-
-/**
- * Writes `text` to `file`, readable by its owner only (0600), whatever was there: a temporary file
- * created with that mode beside it, then renamed over it, so the data is never in a file anyone
- * else may read, and a failed write leaves no half document.
- */
-async function writePrivateFile(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, text, { mode: 0o600, flag: 'wx' });
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
 
 export function registerPersonExportCommand(person: Command): void {
   person

@@ -5,10 +5,10 @@
  * is one JSON line at the end, the problems before it. With `--json`, the summary alone, as a JSON
  * document. Only a real import writes (and migrates first); a dry run and an export read.
  */
-import { writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { contentChanges } from '../../db/content-changes.ts';
+import { writePrivateFile } from '../../db/private-files.ts';
 import { exportFile } from '../../transfer/export.service.ts';
 import {
   type ImportProgress,
@@ -165,7 +165,7 @@ async function runImport(file: string, options: { dryRun?: boolean; report?: str
           throw asCommandFailure(error);
         });
         progress.stop();
-        if (options.report) writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
+        if (options.report) await writePrivateFile(options.report, `${JSON.stringify(report, null, 2)}\n`);
         printImportReport(command, report, dryRun);
       } finally {
         await contentChanges.stop();

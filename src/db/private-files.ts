@@ -1,0 +1,40 @@
+/**
+ * Files the database's content is written to that hold personal data (a person's export, the
+ * transfer export, backups, an import's report): readable by their owner only (0600) from the
+ * moment they exist, whatever the umask, and also when they replace an older file others could
+ * read. docs/privacy.md, "Outside the database".
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, openSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+
+export const PRIVATE_MODE = 0o600;
+
+/** A name beside `file` for a temporary file that is renamed over it once complete. */
+export const temporaryBeside = (file: string) => `${file}.${randomBytes(6).toString('hex')}.tmp`;
+
+/**
+ * Writes `text` to `file`: a temporary file created with the private mode beside it, then renamed
+ * over it, so the data is never in a file anyone else may read, and a failed write leaves no half
+ * document.
+ */
+export async function writePrivateFile(file: string, text: string): Promise<void> {
+  const temporary = temporaryBeside(file);
+  try {
+    await writeFile(temporary, text, { mode: PRIVATE_MODE, flag: 'wx' });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Makes `file` private before a tool writes into it (SQLite's backup, pg_dump, which create files
+ * with the umask's mode): created empty with the private mode when missing, its mode narrowed when
+ * it exists (a tool that truncates a file keeps its mode).
+ */
+export function claimPrivateFile(file: string): void {
+  closeSync(openSync(file, 'a', PRIVATE_MODE));
+  chmodSync(file, PRIVATE_MODE);
+}
