@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.ts';
 import { DatabaseAvailability } from '../../src/db/availability.ts';
-import { db, ping } from '../../src/db/client.ts';
+import { db, onStatement, ping, provider } from '../../src/db/client.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import {
   leaseOf,
@@ -22,6 +22,7 @@ import {
 } from '../../src/modules/privacy/purge-job.ts';
 import {
   cutoffBefore,
+  listStalePersons,
   PSEUDONYMISED,
   purgePersonalData,
   type RetentionSettings,
@@ -272,6 +273,35 @@ describe('stale persons', () => {
 
     const without = await purgePersonalData(settings, { now });
     expect(without.stalePersons).toMatchObject({ erased: 0, erasureAvailable: false });
+  });
+  it('finds them through an index on the login and creation times, never by reading every person', async () => {
+    const statements: { sql: string; params: unknown[] }[] = [];
+    const stop = onStatement((sql, params) => statements.push({ sql, params: JSON.parse(params || '[]') }));
+    await listStalePersons(cutoffBefore(testNow(), 90));
+    stop();
+    const main = statements.find(({ sql }) => /FROM \S*Person\b/.test(sql));
+    expect(main, statements.map(({ sql }) => sql).join('\n')).toBeDefined();
+    const text = main!.sql.replace(/^\/\* prepared \*\/ /, '');
+    if (provider === 'postgresql') {
+      // Without a plain or index scan to fall back on, only an index matching the filter avoids
+      // reading the whole table (a tiny table would otherwise be read whole, rightly).
+      const plan = await db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
+        await tx.$executeRawUnsafe('SET LOCAL enable_indexscan = off');
+        const rows = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${text}`, ...main!.params);
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+      expect(plan).not.toMatch(/Seq Scan on "Person"/);
+      expect(plan).toMatch(/Person_lastLoginAt_createdAt_idx/);
+    } else {
+      const rows = await db.$queryRawUnsafe<{ detail: string }[]>(
+        `EXPLAIN QUERY PLAN ${text}`,
+        ...main!.params,
+      );
+      const plan = rows.map((row) => row.detail).join('\n');
+      expect(plan).not.toMatch(/SCAN (main\.)?Person\b(?! USING)/);
+      expect(plan).toMatch(/Person_lastLoginAt_createdAt_idx/);
+    }
   });
 });
 
