@@ -214,6 +214,30 @@ const WRITE_OPERATIONS = new Set([
  * before it is sent and once it is committed: after the statement, or after the `$transaction`
  * it belongs to.
  */
+/**
+ * A statement that writes nothing but takes SQLite's write lock, waiting its turn under the busy
+ * timeout: what `BEGIN IMMEDIATE` does, which the adapter cannot be asked for (it begins DEFERRED).
+ */
+const TAKE_WRITE_LOCK = 'UPDATE "JobLease" SET "name" = "name" WHERE 0';
+
+/**
+ * On SQLite, an interactive transaction's arguments with its work preceded by TAKE_WRITE_LOCK.
+ * Begun deferred, a transaction that read and then wrote while another connection to the file (the
+ * command-line tool, a second process) committed a write failed at once (SQLITE_BUSY_SNAPSHOT: no
+ * busy timeout waits that out), answered as an outage; holding the lock from its start, it waits
+ * for the other write to end and then runs on what it committed. Within this process Prisma runs
+ * one transaction at a time already, so the lock costs a statement, not concurrency.
+ */
+function writeLockFirst(args: unknown[]): unknown[] {
+  const [work, ...options] = args;
+  if (provider !== 'sqlite' || typeof work !== 'function') return args;
+  const locked = async (tx: Transaction) => {
+    await tx.$executeRawUnsafe(TAKE_WRITE_LOCK);
+    return (work as (tx: Transaction) => Promise<unknown>)(tx);
+  };
+  return [locked, ...options];
+}
+
 function watchContentWrites(client: PrismaClient): PrismaClient {
   const extended = client.$extends({
     query: {
@@ -237,7 +261,7 @@ function watchContentWrites(client: PrismaClient): PrismaClient {
       if (property !== '$transaction') return Reflect.get(target, property);
       return async (...args: unknown[]) => {
         try {
-          return await transaction(...args);
+          return await transaction(...writeLockFirst(args));
         } finally {
           contentChanges.committed();
         }

@@ -3,8 +3,11 @@
  * that finds the resource changed since then decides again on the new state instead of writing
  * over the other (no lost update), through REST and GraphQL alike.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect } from 'vitest';
-import { db } from '../../src/db/client.ts';
+import { db, provider } from '../../src/db/client.ts';
+import { sqlitePath } from '../../src/db/database-url.ts';
 import { tokenHeaders } from '../support/actors.ts';
 import { appTest as test } from '../support/fixtures.ts';
 import { graphql } from '../support/graphql.ts';
@@ -117,4 +120,68 @@ describe('saves of one resource at the same time', () => {
     const last = changes.at(-1)!;
     expect(stored!.commentaires).toBe(last.commentaires!.after);
   });
+});
+
+/**
+ * Writes while another process (the command-line tool, a script) writes the same SQLite file. A
+ * transaction that read and then wrote meanwhile failed at once with SQLITE_BUSY (WAL mode gives
+ * a reader no wait for the writer's lock: its snapshot would be stale), answered 503 as an outage.
+ */
+describe('writes while another process writes the same SQLite database', () => {
+  /**
+   * Another process that holds the write lock of the database file for `ms`, having written a row,
+   * then commits; resolves once it holds the lock, with its exit to come.
+   */
+  async function otherProcessWriting(ms: number) {
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import Database from 'better-sqlite3';
+         const other = new Database(process.argv[1]);
+         other.pragma('busy_timeout = 5000');
+         other.exec('BEGIN IMMEDIATE');
+         other.prepare(process.argv[2]).run();
+         console.log('locked');
+         setTimeout(() => { other.exec('COMMIT'); other.close(); }, ${ms});`,
+        sqlitePath(process.env.DATABASE_URL!),
+        // A row that changes: a write that changes nothing leaves the others' snapshots current.
+        `INSERT INTO "ServiceSetting" ("key", "value", "createdAt") VALUES ('other-' || hex(randomblob(8)), 'x', 0)`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+    expect(line.toString().trim()).toBe('locked');
+    // In an object: an async function returning the promise itself would wait for the exit.
+    return { exited: once(child, 'exit') };
+  }
+
+  test.runIf(provider === 'sqlite')('a save waits for its write to end and is kept', async ({ app }) => {
+    const oid = await createResource(app, { titre: 'Avant' });
+    // A save reads on its own connection, then writes: it held no snapshot (passed before too).
+    const other = await otherProcessWriting(300);
+    const answer = await app
+      .client()
+      .post('/api/ressource?merge=1')
+      .set(tokenHeaders)
+      .send({ oid, titre: 'Après' });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(await other.exited).toEqual([0, null]);
+    expect(await readResource(app, oid)).toMatchObject({ titre: 'Après' });
+  });
+
+  test.runIf(provider === 'sqlite')(
+    'an erasure waits for its write to end and is done, not refused as an outage',
+    async ({ app }) => {
+      // An erasure reads what it erases in its transaction, then writes (503 before).
+      const pid = `labA/erased-${Date.now()}`;
+      await db.person.create({ data: { pid, nom: 'Martin', prenom: 'Paul', email: 'paul@example.org' } });
+      const other = await otherProcessWriting(300);
+      const answer = await app.client().post('/api/personne/erase').set(tokenHeaders).send({ pid });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(await other.exited).toEqual([0, null]);
+      expect(await db.person.count({ where: { pid } })).toBe(0);
+    },
+  );
 });
