@@ -210,11 +210,6 @@ const WRITE_OPERATIONS = new Set([
 ]);
 
 /**
- * The client, with every content write moving the content generation (src/db/content-changes.ts)
- * before it is sent and once it is committed: after the statement, or after the `$transaction`
- * it belongs to.
- */
-/**
  * A statement that writes nothing but takes SQLite's write lock, waiting its turn under the busy
  * timeout: what `BEGIN IMMEDIATE` does, which the adapter cannot be asked for (it begins DEFERRED).
  */
@@ -223,10 +218,11 @@ const TAKE_WRITE_LOCK = 'UPDATE "JobLease" SET "name" = "name" WHERE 0';
 /**
  * On SQLite, an interactive transaction's arguments with its work preceded by TAKE_WRITE_LOCK.
  * Begun deferred, a transaction that read and then wrote while another connection to the file (the
- * command-line tool, a second process) committed a write failed at once (SQLITE_BUSY_SNAPSHOT: no
- * busy timeout waits that out), answered as an outage; holding the lock from its start, it waits
- * for the other write to end and then runs on what it committed. Within this process Prisma runs
- * one transaction at a time already, so the lock costs a statement, not concurrency.
+ * command-line tool, a second process) held the write lock failed at once with SQLITE_BUSY (in WAL
+ * mode a reader may not wait for the lock: its snapshot would be stale), answered as an outage.
+ * Holding the lock from its start, it waits for the other write to end, then reads what that
+ * committed. Within this process Prisma runs one transaction at a time already, so the lock costs
+ * a statement, not concurrency.
  */
 function writeLockFirst(args: unknown[]): unknown[] {
   const [work, ...options] = args;
@@ -238,6 +234,11 @@ function writeLockFirst(args: unknown[]): unknown[] {
   return [locked, ...options];
 }
 
+/**
+ * The client, with every content write moving the content generation (src/db/content-changes.ts)
+ * before it is sent and once it is committed: after the statement, or after the `$transaction`
+ * it belongs to.
+ */
 function watchContentWrites(client: PrismaClient): PrismaClient {
   const extended = client.$extends({
     query: {
