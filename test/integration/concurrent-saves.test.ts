@@ -171,6 +171,15 @@ describe('writes while another process writes the same SQLite database', () => {
     expect(await readResource(app, oid)).toMatchObject({ titre: 'Après' });
   });
 
+  test.runIf(provider === 'sqlite')('a deletion waits for its write to end and is done', async ({ app }) => {
+    const oid = await createResource(app, { titre: 'À supprimer' });
+    const other = await otherProcessWriting(300);
+    const answer = await app.client().delete(`/api/ressource/${oid}`).set(tokenHeaders);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(await other.exited).toEqual([0, null]);
+    expect(await db.resource.count({ where: { oid } })).toBe(0);
+  });
+
   test.runIf(provider === 'sqlite')(
     'an erasure waits for its write to end and is done, not refused as an outage',
     async ({ app }) => {
