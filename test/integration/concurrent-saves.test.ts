@@ -6,8 +6,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect } from 'vitest';
-import { db, provider } from '../../src/db/client.ts';
+import { db } from '../../src/db/client.ts';
 import { sqlitePath } from '../../src/db/database-url.ts';
+import { provider } from '../setup/test-databases.ts';
 import { tokenHeaders } from '../support/actors.ts';
 import { appTest as test } from '../support/fixtures.ts';
 import { graphql } from '../support/graphql.ts';
