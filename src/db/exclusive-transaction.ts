@@ -1,7 +1,7 @@
 /**
  * A transaction that runs alone among those of the same key, across every instance sharing the
- * database: on PostgreSQL it takes a transaction-scoped advisory lock first; SQLite serialises
- * writers anyway, so a transaction that writes before it reads needs nothing more.
+ * database: on PostgreSQL it takes a transaction-scoped advisory lock first; on SQLite every
+ * transaction holds the file's write lock from its first statement already (src/db/client.ts).
  */
 import { db, provider, type Transaction } from './client.ts';
 

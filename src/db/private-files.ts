@@ -10,16 +10,13 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 
 export const PRIVATE_MODE = 0o600;
 
-/** A name beside `file` for a temporary file that is renamed over it once complete. */
-export const temporaryBeside = (file: string) => `${file}.${randomBytes(6).toString('hex')}.tmp`;
-
 /**
  * Writes `text` to `file`: a temporary file created with the private mode beside it, then renamed
  * over it, so the data is never in a file anyone else may read, and a failed write leaves no half
  * document.
  */
 export async function writePrivateFile(file: string, text: string): Promise<void> {
-  const temporary = temporaryBeside(file);
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temporary, text, { mode: PRIVATE_MODE, flag: 'wx' });
     await rename(temporary, file);

@@ -11,7 +11,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { fieldsWhere } from '../catalogue/resource-fields.ts';
 import { db } from '../db/client.ts';
-import { PRIVATE_MODE, temporaryBeside } from '../db/private-files.ts';
+import { PRIVATE_MODE } from '../db/private-files.ts';
 import { legacyResourceJson } from '../legacy/resource-json.ts';
 import { fullInclude, storedState } from '../modules/resources/resources.repository.ts';
 import { FORMAT_NAME, FORMAT_VERSION } from './format.ts';
@@ -161,7 +161,9 @@ export async function* exportLines(options: ExportOptions): AsyncGenerator<strin
  */
 export async function exportFile(path: string, options: ExportOptions): Promise<ExportReport> {
   const started = performance.now();
-  const temporary = temporaryBeside(path);
+  // One name, not a random one: a crashed run's file (it names persons) is replaced, not left.
+  const temporary = `${path}.partial`;
+  await rm(temporary, { force: true });
   const out = createWriteStream(temporary, { mode: PRIVATE_MODE, flags: 'wx' });
   const counts = { persons: 0, groups: 0, resources: 0 };
   try {

@@ -274,6 +274,7 @@ describe('stale persons', () => {
     const without = await purgePersonalData(settings, { now });
     expect(without.stalePersons).toMatchObject({ erased: 0, erasureAvailable: false });
   });
+
   it('finds them through an index on the login and creation times, never by reading every person', async () => {
     const statements: { sql: string; params: unknown[] }[] = [];
     const stop = onStatement((sql, params) => statements.push({ sql, params: JSON.parse(params || '[]') }));
