@@ -53,6 +53,12 @@ export interface Dialect {
   jsonArray(expression: string, from: string, order: string): string;
   /** A JSON array of the expressions (a row of a document). */
   tuple(...expressions: string[]): string;
+  /** A JSON object of the named expressions, in order (a whole document: one value to decode). */
+  object(entries: readonly (readonly [key: string, expression: string])[]): string;
+  /** A column holding JSON, as a value of `object` (not as its text). */
+  embedJson(column: string): string;
+  /** A timestamp column's value as `object` writes it, as a Date. */
+  dateInJson(value: string): Date;
   /** `fragment` occurs in `text`. */
   contains(text: string, fragment: string): string;
   /** The integer `key` of the JSON object in text column `column`. */
@@ -93,6 +99,19 @@ const postgresql: Dialect = {
   jsonArray: (expression, from, order) =>
     `(SELECT coalesce(json_agg(${expression} ORDER BY ${order}), '[]') FROM ${from})`,
   tuple: (...expressions) => `json_build_array(${expressions.join(', ')})`,
+  object: (entries) => {
+    // json_build_object takes at most 100 arguments: larger objects are merged from parts.
+    const parts: string[] = [];
+    for (let i = 0; i < entries.length; i += 50) {
+      const part = entries.slice(i, i + 50).flatMap(([key, expression]) => [`'${key}'`, expression]);
+      parts.push(`json_build_object(${part.join(', ')})`);
+    }
+    return parts.length === 1 ? parts[0]! : `(${parts.map((part) => `${part}::jsonb`).join(' || ')})::json`;
+  },
+  // jsonb and json columns are embedded as values already.
+  embedJson: (column) => column,
+  // A `timestamp` (without time zone, holding UTC) is written without an offset.
+  dateInJson: (value) => new Date(`${value}Z`),
   contains: (text, fragment) => `strpos(${text}, ${fragment}) > 0`,
   jsonInteger: (column, key) => `(${column}::json->>'${key}')::int`,
   oidAfterPrefix: (text, prefix) => {
@@ -130,6 +149,12 @@ const sqlite: Dialect = {
   jsonArray: (expression, from, order) =>
     `(SELECT coalesce(json_group_array(${expression} ORDER BY ${order}), '[]') FROM ${from})`,
   tuple: (...expressions) => `json_array(${expressions.join(', ')})`,
+  object: (entries) =>
+    `json_object(${entries.flatMap(([key, expression]) => [`'${key}'`, expression]).join(', ')})`,
+  // JSON is stored as text, which json_object would embed as a string.
+  embedJson: (column) => `json(${column})`,
+  // Stored as ISO text with its offset.
+  dateInJson: (value) => new Date(value),
   contains: (text, fragment) => `instr(${text}, ${fragment}) > 0`,
   jsonInteger: (column, key) => `json_extract(${column}, '$.${key}')`,
   // The part after the prefix: digits only, no leading zero, within the 32-bit range.

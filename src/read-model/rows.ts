@@ -74,5 +74,17 @@ export const DECODE: Record<FieldKind, (value: unknown) => unknown> = {
   json: (value) => json(value ?? null),
 };
 
+/**
+ * A catalogue field's value inside a JSON document the database built (`Dialect.object`, its JSON
+ * columns embedded as values) → the read model's, by the field's kind.
+ */
+export const DECODE_IN_JSON: Record<FieldKind, (value: unknown) => unknown> = {
+  text: (value) => value,
+  int: (value) => value,
+  boolean,
+  date: (value) => (value === null ? null : dialects[provider].dateInJson(value as string)),
+  json: (value) => value ?? null,
+};
+
 /** A count: a bigint sent as text by PostgreSQL. */
 export const count = (value: unknown): number => Number(value);
