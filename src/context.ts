@@ -101,7 +101,14 @@ export function createContextFactory(services: Services) {
     const session = sessionHandle(req as Parameters<typeof sessionHandle>[0]);
     const presented = presentedToken(req);
     const apiToken = await authenticateApiToken(req, services.config);
-    const clientAddress = request.ip ?? req.socket?.remoteAddress ?? 'unknown';
+    // Where the request came from is worked out when asked (a login, a check of a pid, a
+    // subscription's limit): walking the forwarding headers costs every other request for nothing.
+    let clientAddress: string | undefined;
+    let fromLoopback: boolean | undefined;
+    const addressOf = () => {
+      clientAddress ??= request.ip ?? req.socket?.remoteAddress ?? 'unknown';
+      return clientAddress;
+    };
     if (presented && !apiToken) {
       requestFacts(req).apiToken = 'refused';
       // A wrong token is served as if absent, until this address or this token fails too often.
@@ -109,7 +116,7 @@ export function createContextFactory(services: Services) {
       // limit: only a token that was examined and counted gets the warning.
       const limited = await services.abuse.recordFailure({
         kind: 'apiToken',
-        address: clientAddress,
+        address: addressOf(),
         subject: presented,
       });
       if (limited) throw limited;
@@ -126,8 +133,13 @@ export function createContextFactory(services: Services) {
       services,
       viewer,
       credentials: { apiToken },
-      clientAddress,
-      fromLoopback: isLoopbackRequest(req),
+      get clientAddress() {
+        return addressOf();
+      },
+      get fromLoopback() {
+        fromLoopback ??= isLoopbackRequest(req);
+        return fromLoopback;
+      },
       session,
       identify,
       cache: new Map(),
