@@ -4,7 +4,6 @@
  * moment they exist, whatever the umask, and also when they replace an older file others could
  * read. docs/privacy.md, "Outside the database".
  */
-import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 
@@ -13,10 +12,12 @@ export const PRIVATE_MODE = 0o600;
 /**
  * Writes `text` to `file`: a temporary file created with the private mode beside it, then renamed
  * over it, so the data is never in a file anyone else may read, and a failed write leaves no half
- * document.
+ * document. The temporary file has one name, `<file>.partial` as the transfer export's: what a
+ * killed run left there is replaced, not kept beside under a new name each time.
  */
 export async function writePrivateFile(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const temporary = `${file}.partial`;
+  await rm(temporary, { force: true });
   try {
     await writeFile(temporary, text, { mode: PRIVATE_MODE, flag: 'wx' });
     await rename(temporary, file);

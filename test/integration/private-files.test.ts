@@ -4,11 +4,12 @@
  * (0600), whatever the umask, also when they replace an older file that others could read.
  * docs/privacy.md, "Outside the database", lists them.
  */
-import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backup } from '../../src/db/backup.ts';
 import { db } from '../../src/db/client.ts';
+import { writePrivateFile } from '../../src/db/private-files.ts';
 import { exportFile } from '../../src/transfer/export.service.ts';
 import { provider } from '../setup/test-databases.ts';
 import { rrsInProcess } from '../support/cli.ts';
@@ -48,6 +49,17 @@ describe('files holding personal data', () => {
     chmodSync(file, 0o644);
     await backup(process.env.DATABASE_URL!, file);
     expect(othersBits(file)).toBe(0);
+  });
+
+  it('a copy a crashed write left beside the file is replaced, not left to pile up', async () => {
+    const file = join(folder, 'person.json');
+    // What a write killed before its rename left: the whole document, under a temporary name.
+    writeFileSync(`${file}.partial`, '{"pid":"labA/private-1"}');
+    chmodSync(`${file}.partial`, 0o644);
+    await writePrivateFile(file, '{"pid":"labA/private-1","nom":"Durand"}\n');
+    expect(readFileSync(file, 'utf8')).toContain('Durand');
+    expect(othersBits(file)).toBe(0);
+    expect(readdirSync(folder).filter((name) => name.startsWith('person.json'))).toEqual(['person.json']);
   });
 
   it("an import's report is written for its owner only", async () => {
