@@ -15,13 +15,23 @@ export interface ShutdownOptions {
   beforeDrain?: () => Promise<void>;
   /** Runs once no request is left (close the stores and the database). */
   afterDrain: () => Promise<void>;
+  /** Ends the process (tests observe the code instead). */
+  exit?: (code: number) => void;
 }
 
 /** How long releasing resources may take after the grace period before the process gives up. */
 const RELEASE_BOUND_MS = 5000;
 
 export function stopGracefullyOnSignals(options: ShutdownOptions): void {
+  const stop = gracefulStop(options);
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** The stop a signal starts; a second call changes nothing. */
+export function gracefulStop(options: ShutdownOptions): (signal: NodeJS.Signals) => Promise<void> {
   const { server, logger, graceMs } = options;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
   // Requests in flight at the signal or arriving after it: answered in full, or cut.
@@ -44,18 +54,20 @@ export function stopGracefullyOnSignals(options: ShutdownOptions): void {
     });
   });
 
-  const stop = async (signal: NodeJS.Signals) => {
+  return async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal, inFlight: inFlight.size, graceMs }, 'shutting down');
-    setTimeout(() => {
-      logger.fatal('resources not released in time: exiting');
-      process.exit(1);
-    }, graceMs + RELEASE_BOUND_MS).unref();
-
     for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    // close() shuts the listening socket at once: from here on new connections are refused.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // Logged once connections are refused, so what a supervisor reads is already true.
+    logger.info({ signal, inFlight: inFlight.size, graceMs }, 'shutting down');
+    const releaseBound = setTimeout(() => {
+      logger.fatal('resources not released in time: exiting');
+      exit(1);
+    }, graceMs + RELEASE_BOUND_MS);
+    releaseBound.unref();
     const graceTimer = setTimeout(() => {
       logger.warn({ requests: inFlight.size }, 'grace period over: cutting the requests still in flight');
       server.closeAllConnections();
@@ -69,9 +81,8 @@ export function stopGracefullyOnSignals(options: ShutdownOptions): void {
       logger.error({ err: error }, 'error while stopping');
       exitCode = 1;
     }
+    clearTimeout(releaseBound);
     logger.info({ finished, cut }, 'stopped');
-    process.exit(exitCode);
+    exit(exitCode);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
