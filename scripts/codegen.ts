@@ -27,9 +27,9 @@ const TARGETS = [
 
 const CONFIG = {
   // What an operation run in process returns (src/gateway/operation-runner.ts): values as the
-  // scalars serialize them before JSON. graphql-scalars' DateTime serializes to a Date (JSON makes
-  // it ISO text later) and parses a Date or ISO text; JSON is any value.
-  scalars: { DateTime: { input: 'Date | string', output: 'Date' }, JSON: 'unknown' },
+  // scalars serialize them before JSON. DateTime (src/graphql/scalars.ts) serializes to ISO text
+  // and parses a Date or ISO text; JSON is any value.
+  scalars: { DateTime: { input: 'Date | string', output: 'string' }, JSON: 'unknown' },
   // A fragment spread without a directive stays a named type (`LegacyRefFragment`), which the
   // legacy JSON builders take; a conditional one (@include, @skip) is inlined with optional fields.
   inlineFragmentTypes: 'combine',

@@ -15,9 +15,12 @@ export interface RequestDatestamp {
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const SECOND = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 
-/** `2026-11-27T10:09:26Z`: milliseconds dropped, as datestamps are to the second. */
-export function formatDatestamp(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
+/**
+ * `2026-11-27T10:09:26Z`: milliseconds dropped, as datestamps are to the second. A date, or the ISO
+ * text of one in UTC (a DateTime of the operations' results).
+ */
+export function formatDatestamp(date: Date | string): string {
+  return `${(typeof date === 'string' ? date : date.toISOString()).slice(0, 19)}Z`;
 }
 
 /** A `from` or `until` value, or null when it is not a real date and time of either granularity. */

@@ -15,8 +15,11 @@ import type { HarvestMetadataFieldsFragment, HarvestPersonFragment } from './ope
 /** A record's header: every record has one; a deleted record has nothing else. */
 export interface HarvestHeader {
   oid: number;
-  /** The last change that matters to a harvester (content, publication, visibility), UTC, to the second. */
-  datestamp: Date;
+  /**
+   * The last change that matters to a harvester (content, publication, visibility): ISO 8601 text in
+   * UTC, as the DateTime scalar serializes it (responses write it to the second).
+   */
+  datestamp: string;
   deleted: boolean;
   /**
    * The sets it belongs to (`type:<type>`, `niveau:<level>`, `categorie:<id>`). A deleted record
@@ -72,7 +75,7 @@ export interface HarvestSet {
 
 export interface HarvestSource {
   /** The oldest datestamp held (records and tombstones), or null on an empty repository. */
-  earliestDatestamp(): Promise<Date | null>;
+  earliestDatestamp(): Promise<string | null>;
   /** Every set, named from the vocabularies. */
   sets(): Promise<HarvestSet[]>;
   /** One page, in oid order; `hasMore` tells whether a record follows it. */

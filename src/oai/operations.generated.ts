@@ -91,16 +91,16 @@ export type HarvestErrorFieldsFragment =
   | HarvestErrorFields_UpstreamError_Fragment
 ;
 
-export type HarvestHeaderFieldsFragment = { oid: number, datestamp: Date, deleted: boolean, setSpecs: Array<string> };
+export type HarvestHeaderFieldsFragment = { oid: number, datestamp: string, deleted: boolean, setSpecs: Array<string> };
 
 export type HarvestPersonFragment = { pid: string, nom: string, prenom: string };
 
-export type HarvestMetadataFieldsFragment = { oid: number, rid: string, publicUrl: string, titre: string, resume: string, description: string, langue: string, type: string, niveaux: Array<string>, categories: Array<number>, typePedagogiques: Array<number>, typeDocumentaires: Array<number>, dateCreation: Date, licence: string | null, adresse: string | null, authors: Array<HarvestPersonFragment>, contributors: Array<HarvestPersonFragment> };
+export type HarvestMetadataFieldsFragment = { oid: number, rid: string, publicUrl: string, titre: string, resume: string, description: string, langue: string, type: string, niveaux: Array<string>, categories: Array<number>, typePedagogiques: Array<number>, typeDocumentaires: Array<number>, dateCreation: string, licence: string | null, adresse: string | null, authors: Array<HarvestPersonFragment>, contributors: Array<HarvestPersonFragment> };
 
 export type OaiEarliestDatestampQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OaiEarliestDatestampQuery = { result: Date | null };
+export type OaiEarliestDatestampQuery = { result: string | null };
 
 export type OaiSetsQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -45,7 +45,7 @@ export interface IdentifyFields {
   repositoryName: string;
   baseUrl: string;
   adminEmails: readonly string[];
-  earliestDatestamp: Date;
+  earliestDatestamp: Date | string;
   compression: readonly string[];
   repositoryIdentifier: string;
   sampleOid: number;

@@ -13,7 +13,7 @@ import type {
   HarvestSource,
 } from '../../src/oai/harvest-source.ts';
 
-const second = (date: Date) => Math.floor(date.getTime() / 1000);
+const second = (date: Date | string) => Math.floor(new Date(date).getTime() / 1000);
 
 export interface MemoryRecord {
   oid: number;
@@ -37,7 +37,7 @@ export function resourceOf(oid: number, fields: Partial<HarvestResource> = {}): 
     categories: [],
     typePedagogiques: [],
     typeDocumentaires: [],
-    dateCreation: new Date('2026-01-01T00:00:00Z'),
+    dateCreation: '2026-01-01T00:00:00.000Z',
     licence: null,
     adresse: null,
     publicUrl: `http://repo.test/api/public/${oid}`,
@@ -64,7 +64,7 @@ export class MemoryHarvestSource implements HarvestSource {
     this.#records.set(record.oid, {
       header: {
         oid: record.oid,
-        datestamp: record.datestamp,
+        datestamp: record.datestamp.toISOString(),
         deleted,
         setSpecs: deleted ? [] : (record.setSpecs ?? []),
       },
@@ -88,10 +88,10 @@ export class MemoryHarvestSource implements HarvestSource {
       .sort((a, b) => a.header.oid - b.header.oid);
   }
 
-  async earliestDatestamp(): Promise<Date | null> {
+  async earliestDatestamp(): Promise<string | null> {
     this.calls.push({ method: 'earliestDatestamp', argument: undefined });
-    const times = [...this.#records.values()].map(({ header }) => header.datestamp.getTime());
-    return times.length === 0 ? null : new Date(Math.min(...times));
+    const times = [...this.#records.values()].map(({ header }) => Date.parse(header.datestamp));
+    return times.length === 0 ? null : new Date(Math.min(...times)).toISOString();
   }
 
   async sets(): Promise<HarvestSet[]> {

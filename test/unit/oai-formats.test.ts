@@ -78,7 +78,7 @@ function resource(overrides: Partial<HarvestResource> = {}): HarvestResource {
     categories: [7],
     typePedagogiques: [9],
     typeDocumentaires: [9],
-    dateCreation: new Date('2019-09-02T08:30:00Z'),
+    dateCreation: '2019-09-02T08:30:00.000Z',
     licence: null,
     adresse: null,
     publicUrl: `https://${REPOSITORY}/api/public/1`,
@@ -331,7 +331,8 @@ const resourceArbitrary: fc.Arbitrary<HarvestResource> = fc.record({
   categories: numericIds(CATEGORIES),
   typePedagogiques: numericIds(PEDAGOGIC_TYPES),
   typeDocumentaires: numericIds(DOCUMENTARY_TYPES),
-  dateCreation: fc.date({ noInvalidDate: true }),
+  // As the DateTime scalar serializes a date: its ISO text, years outside 0–9999 included.
+  dateCreation: fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
   licence: fc.option(
     oneOf(['CC-BY-SA-4.0', 'CC-BY-4.0 OR MIT', 'https://creativecommons.org/licenses/by/4.0/'], text(2)),
   ),
@@ -451,7 +452,7 @@ describe('oai_dc', () => {
       categories: [],
       typeDocumentaires: [],
       authors: [],
-      dateCreation: new Date(Date.UTC(-50, 0, 1)),
+      dateCreation: new Date(Date.UTC(-50, 0, 1)).toISOString(),
     });
     for (const name of ['title', 'description', 'type', 'subject', 'creator', 'date']) {
       expect(xml).not.toContain(`<dc:${name}`);

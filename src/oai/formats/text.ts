@@ -20,14 +20,15 @@ export function displayName(person: HarvestPerson): string | null {
   return name === '' ? null : name;
 }
 
+/** Years 1–9999 as a Date's ISO text writes them: four digits, not 0000 (a sign and six outside). */
+const FOUR_DIGIT_YEAR = /^(?!0000)\d{4}-/;
+
 /**
- * A date as LOM and W3CDTF want it, or null outside years 1–9999 (four digits, no year zero), which
- * neither can write.
+ * A date (ISO text in UTC, as the DateTime scalar serializes it) as LOM and W3CDTF want it, or null
+ * outside years 1–9999 (four digits, no year zero), which neither can write.
  */
-export function isoDateTime(date: Date): string | null {
-  const year = date.getUTCFullYear();
-  if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) return null;
-  return date.toISOString();
+export function isoDateTime(text: string): string | null {
+  return FOUR_DIGIT_YEAR.test(text) ? text : null;
 }
 
 /** Each value once, in first-seen order. */
