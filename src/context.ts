@@ -66,15 +66,41 @@ export interface Context {
   viewer: Viewer;
   /** How the request authenticated itself, whatever the viewer turned out to be. */
   credentials: { apiToken: boolean };
-  /** The client's address (`req.ip`: honours `http.trustProxy`), for per-address limits. */
-  clientAddress: string;
-  /** The request came from this machine, by its socket and whatever it forwards (src/security/loopback.ts). */
-  fromLoopback: boolean;
+  /** Where the request came from, worked out when first asked. */
+  client: Client;
   session: SessionHandle;
   /** Resolves the caller again from the same credentials (after a login or logout). */
   identify(): Promise<Viewer>;
   /** Per-request memo for domain modules (see `memo`). */
   cache: Map<string, unknown>;
+}
+
+/**
+ * Where a request came from. Its members are worked out on first read (walking the forwarding
+ * headers costs every request that never asks: all but a login, a check of a pid, a subscription's
+ * limit and the development login); they are getters of an object of their own because envelop
+ * merges the context with `Object.assign`, which would read a getter of the context itself.
+ */
+export interface Client {
+  /** The client's address (`req.ip`: honours `http.trustProxy`), for per-address limits. */
+  readonly address: string;
+  /** The request came from this machine, by its socket and whatever it forwards (src/security/loopback.ts). */
+  readonly fromLoopback: boolean;
+}
+
+function requestClient(req: IncomingMessage & { ip?: string }): Client {
+  let address: string | undefined;
+  let fromLoopback: boolean | undefined;
+  return {
+    get address() {
+      address ??= req.ip ?? req.socket?.remoteAddress ?? 'unknown';
+      return address;
+    },
+    get fromLoopback() {
+      fromLoopback ??= isLoopbackRequest(req);
+      return fromLoopback;
+    },
+  };
 }
 
 /** Computes `compute()` once per request under `key`. */
@@ -101,14 +127,7 @@ export function createContextFactory(services: Services) {
     const session = sessionHandle(req as Parameters<typeof sessionHandle>[0]);
     const presented = presentedToken(req);
     const apiToken = await authenticateApiToken(req, services.config);
-    // Where the request came from is worked out when asked (a login, a check of a pid, a
-    // subscription's limit): walking the forwarding headers costs every other request for nothing.
-    let clientAddress: string | undefined;
-    let fromLoopback: boolean | undefined;
-    const addressOf = () => {
-      clientAddress ??= request.ip ?? req.socket?.remoteAddress ?? 'unknown';
-      return clientAddress;
-    };
+    const client = requestClient(request);
     if (presented && !apiToken) {
       requestFacts(req).apiToken = 'refused';
       // A wrong token is served as if absent, until this address or this token fails too often.
@@ -116,7 +135,7 @@ export function createContextFactory(services: Services) {
       // limit: only a token that was examined and counted gets the warning.
       const limited = await services.abuse.recordFailure({
         kind: 'apiToken',
-        address: addressOf(),
+        address: client.address,
         subject: presented,
       });
       if (limited) throw limited;
@@ -133,13 +152,7 @@ export function createContextFactory(services: Services) {
       services,
       viewer,
       credentials: { apiToken },
-      get clientAddress() {
-        return addressOf();
-      },
-      get fromLoopback() {
-        fromLoopback ??= isLoopbackRequest(req);
-        return fromLoopback;
-      },
+      client,
       session,
       identify,
       cache: new Map(),

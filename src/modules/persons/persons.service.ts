@@ -193,7 +193,7 @@ export async function findByPidAndName(
   if (!nom?.trim()) problems.push('nom manquant');
   if (problems.length > 0) throw new InvalidInputError(problems);
   // Guessing a person's name from their pid is an authentication-like probe: failures are limited.
-  const attempt = { kind: 'pidCheck', address: context.clientAddress, subject: pid!.trim() } as const;
+  const attempt = { kind: 'pidCheck', address: context.client.address, subject: pid!.trim() } as const;
   await context.services.abuse.assertAllowed(attempt);
   const person = await db.person.findUnique({ where: { pid: pid!.trim() } });
   if (!person || !nameDesignates(person, nom!)) {

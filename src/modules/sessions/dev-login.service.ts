@@ -27,9 +27,9 @@ export interface DevLoginInput {
 
 export async function devLogin(context: Context, input: DevLoginInput): Promise<Viewer> {
   if (!context.config.devLogin) throw new DevLoginUnavailableError('off');
-  if (!context.fromLoopback && !context.config.devLoginAllowRemote) {
+  if (!context.client.fromLoopback && !context.config.devLoginAllowRemote) {
     context.log.warn(
-      loggedClientAddress(context.clientAddress, context.config.logging.clientAddress),
+      loggedClientAddress(context.client.address, context.config.logging.clientAddress),
       'development login refused to a remote caller',
     );
     throw new DevLoginUnavailableError('remote');

@@ -42,7 +42,7 @@ export async function loginWithLab(
 ): Promise<Viewer> {
   if (!origine || !token) throw new InvalidInputError('token ou origine manquant');
   // The subject of a failed login is the credential presented: the lab and its token.
-  const attempt = { kind: 'login', address: context.clientAddress, subject: `${origine} ${token}` } as const;
+  const attempt = { kind: 'login', address: context.client.address, subject: `${origine} ${token}` } as const;
   await context.services.abuse.assertAllowed(attempt);
   const lab = findLab(context, origine);
   if (!lab) {

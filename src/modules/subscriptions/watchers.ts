@@ -56,7 +56,7 @@ export async function refreshCaller(context: Context): Promise<void> {
 export function callerKey(context: Context): string {
   if (context.viewer.person) return `person:${context.viewer.person.oid}`;
   if (context.credentials.apiToken) return 'token';
-  return `address:${context.clientAddress}`;
+  return `address:${context.client.address}`;
 }
 
 // ---------------------------------------------------------------------------------------------
