@@ -16,6 +16,10 @@ import pg from 'pg';
 import { type Anchor, startAnchors } from './anchors.ts';
 import { median } from './median.ts';
 import { scenariosFor } from './scenarios.ts';
+import { buildOnce } from './service-build.ts';
+
+// Once, before any server: every server of the run measures the same build.
+buildOnce();
 
 const url = process.env.CPU_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/rrs_bench_v4_10000';
 const only = process.env.CPU_SCENARIO ?? 'full (token)';

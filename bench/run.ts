@@ -32,6 +32,7 @@ import { type Anchors, startAnchors, stopAnchors } from './anchors.ts';
 import { type BenchProvider, benchDatabase } from './databases.ts';
 import { median } from './median.ts';
 import { type Scenario, scenariosFor, type Targets } from './scenarios.ts';
+import { buildOnce } from './service-build.ts';
 import { BENCH_TOKEN } from './token.ts';
 
 // A ratio between the service and an anchor on two different runtimes measures the runtimes (Node
@@ -44,6 +45,9 @@ if (!semver.satisfies(process.version, engines)) {
   );
   process.exit(1);
 }
+
+// Once, before any server: every server of the run measures the same build.
+buildOnce();
 
 const provider = (process.env.BENCH_DATABASE ?? 'sqlite') as BenchProvider;
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
