@@ -6,10 +6,10 @@
  * and the database are closed, "shutting down" and "stopped" are logged, and every process of the
  * group exits 0.
  */
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase, provider } from '../setup/test-databases.ts';
 import { type FakeLab, labUser, startFakeLab } from '../support/fake-lab.ts';
+import { refused } from '../support/ports.ts';
 import {
   configFile,
   isAlive,
@@ -32,18 +32,6 @@ afterAll(async () => {
   await lab.close();
   for (const url of databases) await dropTestDatabase(url);
 });
-
-/** Resolves when a new TCP connection to `port` is refused. */
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
 
 async function startUnderNpm(): Promise<{ server: ServerProcess; port: number; service: number }> {
   const database = await createTestDatabase('stop');

@@ -4,7 +4,7 @@
  * where `listen(0)` and outgoing connections of every other test pick theirs, so a port checked
  * free here is not handed to someone else before its owner binds it.
  */
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 const FIRST = 20_000;
 const COUNT = 12_000;
@@ -27,4 +27,16 @@ export async function reservePort(): Promise<number> {
     }
   }
   throw new Error('no free port found below the ephemeral range');
+}
+
+/** Whether a new TCP connection to `port` on this machine is refused (nothing listens there). */
+export function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
 }

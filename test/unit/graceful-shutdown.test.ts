@@ -4,11 +4,11 @@
  * the line came before `server.close()`, and a connection made in between was accepted (CI, stop 42).
  */
 import { createServer, type Server } from 'node:http';
-import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gracefulStop } from '../../src/lifecycle/graceful-shutdown.ts';
 import { createLogger } from '../../src/logging/logger.ts';
+import { refused } from '../support/ports.ts';
 
 let server: Server | undefined;
 
@@ -16,17 +16,6 @@ afterEach(() => {
   server?.close();
   server = undefined;
 });
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
 
 describe('graceful stop', () => {
   it('logs "shutting down" only once new connections are refused, then "stopped" and exits 0', async () => {
