@@ -8,10 +8,10 @@ import type { IncomingMessage } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 import type { CorsFactory } from './cors.ts';
+import { inSequence } from './layers.ts';
 import { refuseHostileInput } from './request-hygiene.ts';
 import { allowCrossOriginReads } from './security-headers.ts';
 
-const SERVED = ['/api', '/groupe', '/graphql'];
 const LEGACY = ['/api', '/groupe'];
 
 const isJson = (req: IncomingMessage) =>
@@ -23,17 +23,36 @@ export function mountRequestPipeline(
   corsFor: CorsFactory,
   sessions: RequestHandler,
 ): void {
-  app.use(SERVED, corsFor(undefined, false));
-  app.use(LEGACY, (req, res, next) => {
-    if (req.path.startsWith('/public/')) allowCrossOriginReads(res);
-    next();
-  });
+  const cors = corsFor(undefined, false);
   const limit = config.http.bodyLimit;
-  app.use(SERVED, express.json({ limit, type: ['application/json', 'application/*+json'] }));
-  app.use(LEGACY, express.urlencoded({ limit, extended: true }), express.text({ limit, type: 'text/plain' }));
-  // Every other body Yoga accepts (application/graphql, forms, multipart) is read here, under the
-  // same limit, and handed to Yoga as a Buffer.
-  app.use('/graphql', express.raw({ limit, type: (req) => !isJson(req) }));
-  app.use(SERVED, refuseHostileInput(config.input));
-  app.use(SERVED, sessions);
+  const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  const hygiene = refuseHostileInput(config.input);
+  // One layer per surface (src/http/layers.ts), the middlewares in the order they were mounted.
+  app.use(
+    LEGACY,
+    inSequence([
+      cors,
+      (req, res, next) => {
+        if (req.path.startsWith('/public/')) allowCrossOriginReads(res);
+        next();
+      },
+      json,
+      express.urlencoded({ limit, extended: true }),
+      express.text({ limit, type: 'text/plain' }),
+      hygiene,
+      sessions,
+    ]),
+  );
+  app.use(
+    '/graphql',
+    inSequence([
+      cors,
+      json,
+      // Every other body Yoga accepts (application/graphql, forms, multipart) is read here, under
+      // the same limit, and handed to Yoga as a Buffer.
+      express.raw({ limit, type: (req) => !isJson(req) }),
+      hygiene,
+      sessions,
+    ]),
+  );
 }

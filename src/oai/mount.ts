@@ -14,11 +14,13 @@ import type { OaiSettings } from './settings.ts';
 
 /** `runHarvestOperation` runs the harvest operations (src/oai/operations.graphql) in a request's context. */
 export function mountOai(app: Express, settings: OaiSettings, runHarvestOperation: OperationRunner): void {
-  app.use(OAI_PATH, (_req, res, next) => {
-    allowCrossOriginReads(res);
-    next();
-  });
+  // Mounted on its path: other requests pass it at the cost of one match (src/http/layers.ts).
   app.use(
+    OAI_PATH,
+    (_req, res, next) => {
+      allowCrossOriginReads(res);
+      next();
+    },
     createOaiRouter({
       source: (req, res) =>
         createGraphQLHarvestSource((name, variables) => runHarvestOperation(name, variables, { req, res })),

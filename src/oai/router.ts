@@ -101,6 +101,7 @@ async function answerVerb(
   }
 }
 
+/** The provider's router, to be mounted at OAI_PATH (its route is the mount point itself). */
 export function createOaiRouter(options: OaiRouterOptions): Router {
   const repository = describeRepository(options.formats, options.settings);
   const { settings } = options;
@@ -138,7 +139,7 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
   });
   const router = express.Router();
   router
-    .route(OAI_PATH)
+    .route('/')
     .get(async (req, res) => {
       await answer(providerFor(req, res), pairsOf(queryOf(req)), res);
     })
@@ -164,6 +165,6 @@ export function createOaiRouter(options: OaiRouterOptions): Router {
     if (typeof status !== 'number' || status < 400 || status >= 500 || res.headersSent) return next(error);
     refuse(res, status, `The request body could not be read: ${(error as Error).message}.`);
   };
-  router.use(OAI_PATH, bodyErrors);
+  router.use(bodyErrors);
   return router;
 }

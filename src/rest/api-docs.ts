@@ -19,12 +19,15 @@ import { fileURLToPath } from 'node:url';
 import { type Express, type Request, type Response, Router } from 'express';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Config } from '../config.ts';
+import { under } from '../http/layers.ts';
 import { htmlPageHeaders } from '../http/security-headers.ts';
 import { streamBody } from '../http/stream-body.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { routeDomains } from './routes/index.ts';
 
 const DOCS = '/api/docs';
+/** Every path the documentation answers is one of these or lies under one. */
+const API_DOCS_PATHS = ['/api/openapi.json', DOCS, '/openapi.json', '/docs'];
 
 export const DOCS_PAGE_POLICY = [
   "default-src 'none'",
@@ -188,20 +191,23 @@ export interface ApiDocsSources {
 /** The API documentation: static, the same for every caller (no session, no CORS, no body). */
 export function mountApiDocs(app: Express, config: Config, sources: ApiDocsSources): void {
   app.use(
-    apiDocsRouter((version) =>
-      buildOpenApiDocument({
-        domains: routeDomains,
-        operations: sources.operations,
-        schema: sources.schema(),
-        baseUrl: config.baseUrl,
-        sessionCookie: config.session.cookieName,
-        version,
-        configured: {
-          repositories: [config.baseId, ...config.peers.map((peer) => peer.baseId)],
-          peers: config.peers.map((peer) => peer.baseId),
-        },
-        oai: { pathItem: sources.oaiPathItem },
-      }),
+    under(
+      API_DOCS_PATHS,
+      apiDocsRouter((version) =>
+        buildOpenApiDocument({
+          domains: routeDomains,
+          operations: sources.operations,
+          schema: sources.schema(),
+          baseUrl: config.baseUrl,
+          sessionCookie: config.session.cookieName,
+          version,
+          configured: {
+            repositories: [config.baseId, ...config.peers.map((peer) => peer.baseId)],
+            peers: config.peers.map((peer) => peer.baseId),
+          },
+          oai: { pathItem: sources.oaiPathItem },
+        }),
+      ),
     ),
   );
 }

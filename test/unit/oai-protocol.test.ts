@@ -9,7 +9,7 @@ import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HarvestResource, MetadataFormat } from '../../src/oai/harvest-source.ts';
-import { createOaiRouter } from '../../src/oai/router.ts';
+import { createOaiRouter, OAI_PATH } from '../../src/oai/router.ts';
 import type { OaiSettings } from '../../src/oai/settings.ts';
 import { escapeText } from '../../src/oai/xml.ts';
 import { MemoryHarvestSource, type MemoryRecord } from '../support/memory-harvest-source.ts';
@@ -87,7 +87,7 @@ beforeEach(() => {
 
 function appOver(over = source, settings: Partial<OaiSettings> = {}, formats = FORMATS) {
   const app = express();
-  app.use(createOaiRouter({ source: over, formats, settings: { ...SETTINGS, ...settings } }));
+  app.use(OAI_PATH, createOaiRouter({ source: over, formats, settings: { ...SETTINGS, ...settings } }));
   return app;
 }
 
