@@ -6,6 +6,7 @@
  * and the bench's lists all have one). Anything else, or any doubt, goes to qs: a key that is not
  * a plain name, a repeated key, brackets anywhere, `__proto__`, more pairs than qs reads.
  */
+import type { RequestHandler } from 'express';
 import qs from 'qs';
 
 /** qs's default `parameterLimit`: the pairs it reads, the others being ignored. */
@@ -43,3 +44,18 @@ export function parseQueryString(query: string | null | undefined): Record<strin
   if (!query) return {};
   return plainPairs(query) ?? qs.parse(query, { allowPrototypes: true });
 }
+
+/**
+ * Keeps the request's parsed query: Express 5's `req.query` is a getter that parses the query
+ * string again on every read (the hostile-input check and the REST route each read it). Defined on
+ * the request itself, it shadows the getter for the rest of the request.
+ */
+export const keepParsedQuery: RequestHandler = (req, _res, next) => {
+  Object.defineProperty(req, 'query', {
+    value: req.query,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
+  next();
+};

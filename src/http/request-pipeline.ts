@@ -9,6 +9,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Config } from '../config.ts';
 import type { CorsFactory } from './cors.ts';
 import { inSequence } from './layers.ts';
+import { keepParsedQuery } from './query-string.ts';
 import { refuseHostileInput } from './request-hygiene.ts';
 import { allowCrossOriginReads } from './security-headers.ts';
 
@@ -31,6 +32,7 @@ export function mountRequestPipeline(
   app.use(
     LEGACY,
     inSequence([
+      keepParsedQuery,
       cors,
       (req, res, next) => {
         if (req.path.startsWith('/public/')) allowCrossOriginReads(res);
@@ -46,6 +48,7 @@ export function mountRequestPipeline(
   app.use(
     '/graphql',
     inSequence([
+      keepParsedQuery,
       cors,
       json,
       // Every other body Yoga accepts (application/graphql, forms, multipart) is read here, under
