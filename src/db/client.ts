@@ -186,7 +186,10 @@ async function createClient(databaseUrl: string, log: Prisma.LogDefinition[]): P
     import('../generated/postgresql/client.ts'),
     import('@prisma/adapter-pg'),
   ]);
-  pool = new pg.Pool({ connectionString: databaseUrl, Client: PreparingClient });
+  // readRows's type parsers are the connections' own (pg's `types` option) rather than each
+  // query's: pg copies a query's options, property by property, on every query. Prisma's adapter
+  // names its own parsers in each of its queries, which take precedence.
+  pool = new pg.Pool({ connectionString: databaseUrl, Client: PreparingClient, types: readTypes });
   // An idle connection the server ends (restart, dropped database) is discarded by the pool; the
   // next query opens another, and an outage is reported by the queries that meet it.
   pool.on('error', () => {});
@@ -292,7 +295,7 @@ export async function readRows<T>(sql: string, params: unknown[]): Promise<T[]> 
   if (!pool && !reader) return db.$queryRawUnsafe<T[]>(sql, ...params);
   if (announcing) for (const listener of statementListeners) listener(sql, JSON.stringify(params));
   if (!pool) return reader!.all<T>(sql, params);
-  const result = await pool.query({ text: sql, values: params, name: preparedName(sql), types: readTypes });
+  const result = await pool.query({ text: sql, values: params, name: preparedName(sql) });
   return result.rows as T[];
 }
 
