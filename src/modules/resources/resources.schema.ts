@@ -222,17 +222,16 @@ export const ResourceType = builder.objectRef<ResourceDocument>('Resource').impl
     resolvedRelations: t.field({
       type: [ResolvedRelationType],
       description: 'Relations with their targets’ title and type (legacy `_relations`).',
-      resolve: async (resource, _args, context) => {
+      // Synchronous (see `droits`): the targets came with the document.
+      resolve: (resource, _args, context) => {
         const targets = loaded(resource.targets, 'targets');
-        return Promise.all(
-          loaded(resource.relations, 'links').map(async ({ predicate, targetRid }) => {
-            const oid = localOid(context.config.baseId, targetRid);
-            const target = oid === undefined ? undefined : targets.get(oid);
-            // A relation never discloses what a target the viewer may not read is.
-            const shown = target && canRead(rightsSubject(context), target.facts) ? target : null;
-            return { predicate, rid: targetRid, titre: shown?.titre ?? null, type: shown?.type ?? null };
-          }),
-        );
+        return loaded(resource.relations, 'links').map(({ predicate, targetRid }) => {
+          const oid = localOid(context.config.baseId, targetRid);
+          const target = oid === undefined ? undefined : targets.get(oid);
+          // A relation never discloses what a target the viewer may not read is.
+          const shown = target && canRead(rightsSubject(context), target.facts) ? target : null;
+          return { predicate, rid: targetRid, titre: shown?.titre ?? null, type: shown?.type ?? null };
+        });
       },
     }),
     droits: t.string({
