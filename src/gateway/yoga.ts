@@ -40,7 +40,10 @@ export type Yoga = YogaServerInstance<ServerContext, Context>;
 function yogaLogger(services: Services): YogaLogger {
   const log = services.logger.child({ component: 'graphql' });
   return {
-    debug: (...args) => log.debug(args.map(String).join(' ')),
+    // Yoga logs at debug level on every request: the line is made only if it will be written.
+    debug: (...args) => {
+      if (log.isLevelEnabled('debug')) log.debug(args.map(String).join(' '));
+    },
     info: (...args) => log.info(args.map(String).join(' ')),
     warn: (...args) => log.warn(args.map(String).join(' ')),
     error: (...args) => {
