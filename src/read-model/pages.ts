@@ -46,23 +46,36 @@ function orderBy({ orderColumn, order }: PageOrder, key: string, tie: string): s
 }
 
 /**
- * The documents of the rows `condition` selects, in `order`, within `bounds` (LIMIT and OFFSET);
- * `documentColumns` and `condition` write their values in `q` in the order of the text.
+ * A page's size as written in its statement: the size rounded up to a power of two, the page
+ * itself cut by a `LIMIT` parameter around it. With the size a parameter, PostgreSQL's generic
+ * plan assumes a tenth of the matching rows, looks costlier than the plans made for the values,
+ * and once a list matches some thousands of rows the statement is planned again on every
+ * execution (test/integration/list-plan-cache.test.ts). Rounded, a list's statement has a few
+ * texts (one per power of two) instead of one per size asked.
+ */
+const roundedSize = (size: number): number => 2 ** Math.ceil(Math.log2(Math.max(size, 1)));
+
+/**
+ * The documents of the first `size` rows `condition` selects, in `order`, after the `offset` ones
+ * (none when undefined); `documentColumns` and `condition` write their values in `q` in the order
+ * of the text, the bounds after them.
  */
 async function pageDocuments(
   q: Sql,
   columns: string,
   condition: string,
   order: PageOrder,
-  bounds: string,
+  { size, offset }: { size: number; offset?: number },
   args: Record<string, unknown>,
 ): Promise<ResourceDocument[]> {
   const column = order.orderColumn;
   const key = column === 'oid' ? '' : `, r."${column}" AS "pageKey"`;
+  const skip = offset === undefined ? '' : ` OFFSET ${q.value(offset, 'int')}`;
   const statement = q.statement(
     `SELECT ${columns} FROM (SELECT r.oid AS "pageOid"${key} FROM "Resource" r WHERE ${condition} ` +
-      `ORDER BY ${orderBy(order, `r."${column}"`, 'r.oid')} ${bounds}) page ` +
-      `JOIN "Resource" r ON r.oid = page."pageOid" ORDER BY ${orderBy(order, 'page."pageKey"', 'page."pageOid"')}`,
+      `ORDER BY ${orderBy(order, `r."${column}"`, 'r.oid')} LIMIT ${roundedSize(size)}${skip}) page ` +
+      `JOIN "Resource" r ON r.oid = page."pageOid" ORDER BY ${orderBy(order, 'page."pageKey"', 'page."pageOid"')} ` +
+      `LIMIT ${q.value(size, 'int')}`,
   );
   return toDocuments(await read(statement, args));
 }
@@ -78,8 +91,14 @@ export async function loadPage(
   // In the order of the text: SQLite binds its values by position.
   const columns = documentColumns(q, parts);
   const condition = whereSql(q, page.where);
-  const bounds = `LIMIT ${q.value(page.nb, 'int')} OFFSET ${q.value(page.start, 'int')}`;
-  return pageDocuments(q, columns, condition, page, bounds, { prefix: `${baseId}/` });
+  return pageDocuments(
+    q,
+    columns,
+    condition,
+    page,
+    { size: page.nb, offset: page.start },
+    { prefix: `${baseId}/` },
+  );
 }
 
 /**
@@ -151,6 +170,12 @@ export async function loadPageAfter(
   const columns = documentColumns(q, parts);
   const where = whereSql(q, page.where);
   const condition = page.after === undefined ? where : `(${where}) AND ${afterCursor(q, page)}`;
-  const bounds = `LIMIT ${q.value(page.limit, 'int')}`;
-  return pageDocuments(q, columns, condition, page, bounds, { prefix: `${baseId}/`, cursor: page.after });
+  return pageDocuments(
+    q,
+    columns,
+    condition,
+    page,
+    { size: page.limit },
+    { prefix: `${baseId}/`, cursor: page.after },
+  );
 }

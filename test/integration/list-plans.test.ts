@@ -74,7 +74,8 @@ async function plan(sql: string, params: unknown[]): Promise<string> {
 function pagePart(text: string): string {
   const lines = text.split('\n');
   if (provider === 'sqlite') return lines.slice(0, lines.indexOf('SCAN page')).join('\n');
-  const start = lines.findIndex((line) => /\bLimit\b/.test(line));
+  // The page's own Limit, inside the plan: the one heading it cuts the rounded page (pages.ts).
+  const start = lines.findIndex((line, index) => index > 0 && /\bLimit\b/.test(line));
   const depth = lines[start]!.search(/\S/);
   const end = lines.findIndex((line, index) => index > start && line.search(/\S/) <= depth);
   return lines.slice(start, end).join('\n');
