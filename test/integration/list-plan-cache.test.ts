@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, onStatement } from '../../src/db/client.ts';
-import { startApp, type TestApp } from '../support/app.ts';
 import { provider } from '../setup/test-databases.ts';
+import { startApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 const RESOURCES = 20_000;
