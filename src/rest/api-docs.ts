@@ -26,8 +26,12 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { routeDomains } from './routes/index.ts';
 
 const DOCS = '/api/docs';
+const DOCUMENT = '/api/openapi.json';
+/** Short addresses, redirected to the two above. */
+const SHORT_DOCUMENT = '/openapi.json';
+const SHORT_DOCS = '/docs';
 /** Every path the documentation answers is one of these or lies under one. */
-const API_DOCS_PATHS = ['/api/openapi.json', DOCS, '/openapi.json', '/docs'];
+const API_DOCS_PATHS = [DOCUMENT, DOCS, SHORT_DOCUMENT, SHORT_DOCS];
 
 export const DOCS_PAGE_POLICY = [
   "default-src 'none'",
@@ -52,7 +56,7 @@ const swaggerUiDir = () => dirname(createRequire(import.meta.url).resolve('swagg
 
 const INITIALISER = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({
-    url: '/api/openapi.json',
+    url: DOCUMENT,
     dom_id: '#swagger-ui',
     deepLinking: true,
     docExpansion: 'list',
@@ -146,7 +150,7 @@ export function apiDocsRouter(buildDocument: (version: string) => Record<string,
   let document: Cached | undefined;
   const assets = new Map<string, Promise<FileAsset>>();
 
-  router.get('/api/openapi.json', (req, res) => {
+  router.get(DOCUMENT, (req, res) => {
     document ??= cached(JSON.stringify(buildDocument(packageVersion())), 'application/json; charset=utf-8');
     sendCached(req, res, document, 'no-cache');
   });
@@ -173,8 +177,8 @@ export function apiDocsRouter(buildDocument: (version: string) => Record<string,
     // The package's files change only with its version: a day in the cache, then revalidated.
     await sendFile(req, res, await asset, 'public, max-age=86400');
   });
-  router.get('/openapi.json', (_req, res) => res.redirect(302, '/api/openapi.json'));
-  router.get('/docs', (_req, res) => res.redirect(302, DOCS));
+  router.get(SHORT_DOCUMENT, (_req, res) => res.redirect(302, DOCUMENT));
+  router.get(SHORT_DOCS, (_req, res) => res.redirect(302, DOCS));
   return router;
 }
 
