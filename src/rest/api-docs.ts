@@ -56,7 +56,7 @@ const swaggerUiDir = () => dirname(createRequire(import.meta.url).resolve('swagg
 
 const INITIALISER = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({
-    url: DOCUMENT,
+    url: '${DOCUMENT}',
     dom_id: '#swagger-ui',
     deepLinking: true,
     docExpansion: 'list',
