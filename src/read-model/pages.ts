@@ -7,7 +7,7 @@ import type { Prisma } from '../db/client.ts';
 import { orderable, whereSql } from './conditions.ts';
 import type { Sql } from './dialect.ts';
 import { type DocumentParts, documentColumns, type ResourceDocument, toDocuments } from './documents.ts';
-import { read, sql } from './rows.ts';
+import { read, roundedSize, sql } from './rows.ts';
 
 export interface PageOrder {
   /** A Resource column; ties are broken by oid in the same direction. */
@@ -46,19 +46,10 @@ function orderBy({ orderColumn, order }: PageOrder, key: string, tie: string): s
 }
 
 /**
- * A page's size as written in its statement: the size rounded up to a power of two, the page
- * itself cut by a `LIMIT` parameter around it. With the size a parameter, PostgreSQL's generic
- * plan assumes a tenth of the matching rows, looks costlier than the plans made for the values,
- * and once a list matches some thousands of rows the statement is planned again on every
- * execution (test/integration/list-plan-cache.test.ts). Rounded, a list's statement has a few
- * texts (one per power of two) instead of one per size asked.
- */
-const roundedSize = (size: number): number => 2 ** Math.ceil(Math.log2(Math.max(size, 1)));
-
-/**
  * The documents of the first `size` rows `condition` selects, in `order`, after the `offset` ones
  * (none when undefined); `documentColumns` and `condition` write their values in `q` in the order
- * of the text, the bounds after them.
+ * of the text, the bounds after them. The page's oids are cut at the size rounded (`roundedSize`),
+ * the page itself by a `LIMIT` parameter around them.
  */
 async function pageDocuments(
   q: Sql,

@@ -13,6 +13,17 @@ import { dialects, Sql, type Statement } from './dialect.ts';
 /** A statement to write for the database in use. */
 export const sql = (): Sql => new Sql(dialects[provider]);
 
+/**
+ * A page's size as written in its statement: the size rounded up to a power of two, the page
+ * itself cut by a `LIMIT` parameter around a sub-query holding it. With the size a parameter,
+ * PostgreSQL's generic plan assumes a tenth of the matching rows, looks costlier than the plans
+ * made for the values, and once a page's statement matches some thousands of rows it is planned
+ * again on every execution (test/integration/page-plan-cache.test.ts: a list's page, an OAI-PMH
+ * harvest's). Rounded, a statement has a few texts (one per power of two) instead of one per size
+ * a client asks.
+ */
+export const roundedSize = (size: number): number => 2 ** Math.ceil(Math.log2(Math.max(size, 1)));
+
 /** A statement whose text depends on the database only: written once for each. */
 export function once(write: (q: Sql) => Statement): () => Statement {
   const written = new Map<Provider, Statement>();
