@@ -14,8 +14,9 @@
  * Environment: BENCH_DATABASE (sqlite | postgresql), BENCH_SIZES (default 10000,100000; 1000000
  * adds 1M, best seeded beforehand by `npm run seed:bench`), BENCH_SECONDS (per measurement,
  * default 4), BENCH_ROUNDS (default 4), BENCH_CONNECTIONS (default 10), BENCH_MEMORY_SECONDS
- * (default 30; 0 skips the memory run), BENCH_MEMORY_SIZE (the database of the memory run: default
- * the largest of BENCH_SIZES up to 100k, where the memory targets apply and earlier runs measured).
+ * (default 30; 0 skips the memory run), BENCH_MEMORY_STARTS (starts of the memory run, default 3),
+ * BENCH_MEMORY_SIZE (the database of the memory run: default the largest of BENCH_SIZES up to 100k,
+ * where the memory targets apply and earlier runs measured).
  *
  * Erasure speed is measured apart, on a scratch database of its own: `npm run bench:erasure`
  * (bench/erasure.ts); on PostgreSQL it runs after the reads (BENCH_ERASURE=0: not).
@@ -23,7 +24,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -31,9 +32,9 @@ import semver from 'semver';
 import { type Anchors, startAnchors, stopAnchors } from './anchors.ts';
 import { type BenchProvider, benchDatabase } from './databases.ts';
 import { median } from './median.ts';
+import { measureMemory, type Sample } from './memory.ts';
 import { type Scenario, scenariosFor, type Targets } from './scenarios.ts';
 import { buildOnce } from './service-build.ts';
-import { BENCH_TOKEN } from './token.ts';
 
 // A ratio between the service and an anchor on two different runtimes measures the runtimes (Node
 // 22 ran PostGraphile twice as fast as Node 20: bench/README.md), so all run on this one, which
@@ -54,6 +55,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const memorySeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 30);
+const memoryStarts = Number(process.env.BENCH_MEMORY_STARTS ?? 3);
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 /** Only the scenarios whose name contains one of these texts (BENCH_ONLY='list|authors'), to iterate. */
 const only = process.env.BENCH_ONLY?.split('|');
@@ -294,91 +296,34 @@ for (const size of sizes) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Memory of the production start
+// Memory of the production start, as `npm run bench:memory` measures it (bench/memory.ts): at rest
+// after GraphiQL and /api/docs, where the target applies, then under the mixed load; the medians
+// of a few starts, since RSS moves by a few MB from one start of the same build to the next.
 
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-async function memoryRun(url: string, oid: number) {
-  // The production start runs dist/: measured as the sources are now, not as last built.
-  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
-  const dir = mkdtempSync(join(tmpdir(), 'rrs-bench-'));
-  const configFile = join(dir, 'config.json');
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      baseId: 'bench',
-      baseUrl: 'http://127.0.0.1/',
-      listeMax: 1000,
-      apiTokens: [BENCH_TOKEN],
-      sessionSecret: 'bench-session-secret-0123456789',
-    }),
-  );
-  // As `npm start` runs it (its environment included), in place of the shell: the pid is the service's.
-  const start = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start as string;
-  // Its `node` found first in PATH: this Node.js's directory, as `npm run` puts the project's there.
-  const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH}`;
-  const child = spawn('sh', ['-c', start], {
-    env: {
-      ...process.env,
-      PATH: path,
-      DATABASE_URL: url,
-      CONFIG_FILE: configFile,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const line = output.split('\n').find((l) => l.includes('"msg":"serving"'));
-      if (!line) return;
-      // From here on the request log is only drained, not kept.
-      child.stdout!.off('data', onData);
-      child.stdout!.resume();
-      resolve(JSON.parse(line).port);
-    };
-    child.stdout!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}: ${output}`)));
-  });
-  try {
-    const scenarios = scenariosFor(oid);
-    const base = `http://127.0.0.1:${port}`;
-    for (const scenario of scenarios)
-      await (await fetch(`${base}${scenario.rest}`, { headers: scenario.headers })).text();
-    await new Promise((done) => setTimeout(done, 3000));
-    const rest = rssMb(child.pid!);
-    let peak = rest;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssMb(child.pid!));
-    }, 200);
-    await autocannon({
-      url: base,
-      connections,
-      duration: memorySeconds,
-      requests: scenarios.map((scenario) => ({
-        method: 'GET',
-        path: scenario.rest,
-        headers: scenario.headers,
-      })),
-    });
-    clearInterval(sampler);
-    await new Promise((done) => setTimeout(done, 3000));
-    return { rest, peak, after: rssMb(child.pid!) };
-  } finally {
-    child.kill('SIGTERM');
-  }
-}
-
-let memory: { size: number; rest: number; peak: number; after: number } | undefined;
+let memory: { size: number; starts: number; rest: number; peak: number; after: number } | undefined;
 if (memorySeconds > 0) {
   const size = Number(process.env.BENCH_MEMORY_SIZE ?? Math.max(...sizes.filter((n) => n <= 100_000)));
-  const url = await benchDatabase(provider, size);
-  memory = { size, ...(await memoryRun(url, await publicOid(url))) };
+  const databaseUrl = await benchDatabase(provider, size);
+  const samples: Sample[] = [];
+  for (let start = 0; start < memoryStarts; start++) {
+    samples.push(
+      await measureMemory('dist/server.js', {
+        databaseUrl,
+        idleSeconds: 10,
+        loadSeconds: memorySeconds,
+        connections,
+      }),
+    );
+  }
+  const medianOf = (column: 'rest' | 'peak' | 'after') =>
+    median(samples.map((sample) => sample[column] ?? 0));
+  memory = {
+    size,
+    starts: memoryStarts,
+    rest: medianOf('rest'),
+    peak: medianOf('peak'),
+    after: medianOf('after'),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -472,7 +417,8 @@ for (let i = 1; i < measuredSizes.length; i++) {
 }
 if (memory) {
   console.log(
-    `\nMemory of npm start's service (${memory.size} resources): at rest ${memory.rest.toFixed(0)} MB (target ≤ 150), ` +
+    `\nMemory of npm start's service (${memory.size} resources, medians of ${memory.starts} starts): ` +
+      `at rest after GraphiQL and /api/docs ${memory.rest.toFixed(0)} MB (target ≤ 150), ` +
       `under ${memorySeconds} s of mixed load at most ${memory.peak.toFixed(0)} MB (target ≤ 250), after ${memory.after.toFixed(0)} MB`,
   );
 }
