@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { delimiter, dirname } from 'node:path';
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -58,6 +59,9 @@ export async function startService(entry: string, environment: NodeJS.ProcessEnv
   const assignments = words.filter((word) => /^[A-Z_]+=/.test(word));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    // The start script's `node` found first in PATH: the Node.js running this script (the
+    // project's, under `npm run`), whatever else PATH holds.
+    PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',

@@ -68,3 +68,16 @@ it('reads the resources of a page from its keyset on, however far into the harve
     expect(plan).toMatch(/SEARCH r USING INTEGER PRIMARY KEY/);
   }
 });
+
+it('answers exactly the page asked for, whatever the size rounded into its statement', async () => {
+  // A page of 5 reads 6 records (the sixth tells that more follow) out of a sub-query cut at 8
+  // (src/read-model/rows.ts roundedSize): the statement's own limit decides what comes back.
+  for (const withMetadata of [true, false]) {
+    const page = await source.page({ afterOid: oids[0]!, limit: 5, withMetadata });
+    expect(page.records.map((record) => record.header.oid)).toEqual(oids.slice(1, 6));
+    expect(page.hasMore).toBe(true);
+    const last = await source.page({ afterOid: oids[6]!, limit: 5, withMetadata });
+    expect(last.records.map((record) => record.header.oid)).toEqual(oids.slice(7, 12));
+    expect(last.hasMore).toBe(false);
+  }
+});
