@@ -12,8 +12,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { type Anchor, startAnchors } from './anchors.ts';
+import { publicOid } from './databases.ts';
 import { median } from './median.ts';
 import { scenariosFor } from './scenarios.ts';
 import { buildOnce } from './service-build.ts';
@@ -27,14 +27,7 @@ const amount = Number(process.env.CPU_REQUESTS ?? 3000);
 const rounds = Number(process.env.CPU_ROUNDS ?? 6);
 const connections = Number(process.env.CPU_CONNECTIONS ?? 4);
 
-const client = new pg.Client({ connectionString: url });
-await client.connect();
-const oid = (
-  await client.query(
-    'SELECT oid FROM "Resource" WHERE publie = true AND restriction = 0 AND oid >= 5000 ORDER BY oid LIMIT 1',
-  )
-).rows[0].oid;
-await client.end();
+const oid = await publicOid(url);
 const scenario = scenariosFor(oid).find((s) => s.name.includes(only))!;
 
 const nodeArgs = ['--import', 'tsx'];

@@ -113,3 +113,27 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(await benchDatabase(provider, size));
   }
 }
+
+/**
+ * The bench's chosen resource of a database (`file:` SQLite or PostgreSQL): public, published, with
+ * an oid from 5000 (PostGraphile's documents use 5004).
+ */
+export async function publicOid(url: string): Promise<number> {
+  const sql =
+    'SELECT oid FROM "Resource" WHERE publie = true AND restriction = 0 AND oid >= 5000 ORDER BY oid LIMIT 1';
+  if (url.startsWith('file:')) {
+    const database = new Database(url.slice('file:'.length), { readonly: true });
+    try {
+      return (database.prepare(sql.replace('= true', '= 1')).get() as { oid: number }).oid;
+    } finally {
+      database.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows[0].oid;
+  } finally {
+    await client.end();
+  }
+}

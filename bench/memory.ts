@@ -8,6 +8,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { publicOid } from './databases.ts';
+import { scenariosFor } from './scenarios.ts';
 import { cpuMs, type ServiceProcess, sleep, startService, status } from './service-process.ts';
 
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
@@ -39,27 +41,6 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<v
   if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
 }
 
-/** The bench's mixed load: its scenarios over a public resource of the database (as bench/run.ts). */
-async function mixedLoad(databaseUrl: string) {
-  const { scenariosFor } = await import('./scenarios.ts');
-  const sql =
-    'SELECT oid FROM "Resource" WHERE publie = true AND restriction = 0 AND oid >= 5000 ORDER BY oid LIMIT 1';
-  let oid: number;
-  if (databaseUrl.startsWith('file:')) {
-    const { default: Database } = await import('better-sqlite3');
-    const database = new Database(databaseUrl.slice('file:'.length), { readonly: true });
-    oid = (database.prepare(sql.replace('= true', '= 1')).get() as { oid: number }).oid;
-    database.close();
-  } else {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    oid = (await client.query(sql)).rows[0].oid;
-    await client.end();
-  }
-  return scenariosFor(oid);
-}
-
 async function load(
   base: string,
   pid: number,
@@ -67,7 +48,8 @@ async function load(
   { loadSeconds, connections }: MemoryOptions,
 ): Promise<{ peak: number; after: number; cpu: number }> {
   const { default: autocannon } = await import('autocannon');
-  const scenarios = await mixedLoad(databaseUrl);
+  // The bench's mixed load: its scenarios over the database's chosen resource (as bench/run.ts).
+  const scenarios = scenariosFor(await publicOid(databaseUrl));
   let peak = 0;
   const sampler = setInterval(() => {
     peak = Math.max(peak, status(pid).VmRSS!);

@@ -26,11 +26,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import semver from 'semver';
 import { type Anchors, startAnchors, stopAnchors } from './anchors.ts';
-import { type BenchProvider, benchDatabase } from './databases.ts';
+import { type BenchProvider, benchDatabase, publicOid } from './databases.ts';
 import { median } from './median.ts';
 import { measureMemory, type Sample } from './memory.ts';
 import { type Scenario, scenariosFor, type Targets } from './scenarios.ts';
@@ -61,27 +60,6 @@ const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number)
 const only = process.env.BENCH_ONLY?.split('|');
 const selected = (scenarios: Scenario[]) =>
   only ? scenarios.filter((scenario) => only.some((part) => scenario.name.includes(part))) : scenarios;
-
-/** A public and published resource with an oid from 5000 (PostGraphile's documents use 5004). */
-async function publicOid(url: string): Promise<number> {
-  const sql =
-    'SELECT oid FROM "Resource" WHERE publie = true AND restriction = 0 AND oid >= 5000 ORDER BY oid LIMIT 1';
-  if (provider === 'sqlite') {
-    const database = new Database(url.slice('file:'.length), { readonly: true });
-    try {
-      return (database.prepare(sql.replace('= true', '= 1')).get() as { oid: number }).oid;
-    } finally {
-      database.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows[0].oid;
-  } finally {
-    await client.end();
-  }
-}
 
 interface BenchServer {
   child: ChildProcess;
