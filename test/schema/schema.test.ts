@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { printSchema } from 'graphql';
+import { GraphQLEnumType, getNamedType, isInterfaceType, isObjectType, printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { rootFieldsWithoutAuthScopes } from '../../src/gateway/auth-audit.ts';
 import { loadOperations, OperationDocumentError } from '../../src/gateway/operations.ts';
@@ -17,6 +17,30 @@ import { scratchDir } from '../support/scratch.ts';
 describe('schema.graphql', () => {
   it('is the printed schema of the code (npm run schema:print)', () => {
     expect(readFileSync('schema.graphql', 'utf8')).toBe(`${printSchema(schema)}\n`);
+  });
+});
+
+describe('leaf values', () => {
+  // The compiled executor answers String, Int, Boolean and enum values as the fields give them
+  // (graphql-jit's disableLeafSerialization, src/gateway/execution.ts): only where serializing a
+  // correct value changes nothing.
+  const types = Object.values(schema.getTypeMap()).filter((type) => !type.name.startsWith('__'));
+
+  it('no enum has a value other than its name', () => {
+    const renamed = types
+      .filter((type) => type instanceof GraphQLEnumType)
+      .flatMap((type) => type.getValues().filter((value) => value.value !== value.name))
+      .map((value) => value.name);
+    expect(renamed).toEqual([]);
+  });
+
+  it('no output field is an ID (a number answered as text) or a Float (NaN answered as an error)', () => {
+    const fields = types
+      .filter((type) => isObjectType(type) || isInterfaceType(type))
+      .flatMap((type) => Object.values(type.getFields()).map((field) => ({ type, field })))
+      .filter(({ field }) => ['ID', 'Float'].includes(getNamedType(field.type).name))
+      .map(({ type, field }) => `${type.name}.${field.name}`);
+    expect(fields).toEqual([]);
   });
 });
 
