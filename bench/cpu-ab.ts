@@ -17,6 +17,7 @@ import { publicOid } from './databases.ts';
 import { median } from './median.ts';
 import { scenariosFor } from './scenarios.ts';
 import { buildOnce } from './service-build.ts';
+import { npmStartRuntime } from './service-process.ts';
 
 // Once, before any server: every server of the run measures the same build.
 buildOnce();
@@ -30,7 +31,9 @@ const connections = Number(process.env.CPU_CONNECTIONS ?? 4);
 const oid = await publicOid(url);
 const scenario = scenariosFor(oid).find((s) => s.name.includes(only))!;
 
-const nodeArgs = ['--import', 'tsx'];
+// As npm start runs the service: its node options and environment (bench/service-process.ts).
+const runtime = npmStartRuntime();
+const nodeArgs = [...runtime.nodeOptions, '--import', 'tsx'];
 if (process.env.CPU_PROFILE)
   nodeArgs.push(
     '--cpu-prof',
@@ -48,7 +51,13 @@ async function start(cwd: string): Promise<Server> {
   // On this Node.js, as the anchor (bench/anchors.ts): PATH's `node` may be another runtime.
   const child = spawn(process.execPath, [...nodeArgs, 'bench/serve.ts'], {
     cwd,
-    env: { ...process.env, DATABASE_URL: url, BENCH_OID: String(oid), BENCH_RECORDED: recordedFile },
+    env: {
+      ...process.env,
+      ...runtime.env,
+      DATABASE_URL: url,
+      BENCH_OID: String(oid),
+      BENCH_RECORDED: recordedFile,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port: number = await new Promise((resolve) => {

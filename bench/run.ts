@@ -34,6 +34,7 @@ import { median } from './median.ts';
 import { measureMemory, type Sample } from './memory.ts';
 import { type Scenario, scenariosFor, type Targets } from './scenarios.ts';
 import { buildOnce } from './service-build.ts';
+import { npmStartRuntime } from './service-process.ts';
 
 // A ratio between the service and an anchor on two different runtimes measures the runtimes (Node
 // 22 ran PostGraphile twice as fast as Node 20: bench/README.md), so all run on this one, which
@@ -70,9 +71,10 @@ interface BenchServer {
 
 /** Runs bench/serve.ts and resolves with the first JSON line it prints. */
 function serve<T>(env: Record<string, string>): Promise<{ child: ChildProcess } & T> {
-  // tsx's command starts the file on the Node.js that runs the command (process.execPath).
-  const child = spawn(process.execPath, ['node_modules/.bin/tsx', 'bench/serve.ts'], {
-    env: { ...process.env, ...env },
+  // On the Node.js running the bench (process.execPath), with npm start's options and environment.
+  const runtime = npmStartRuntime();
+  const child = spawn(process.execPath, [...runtime.nodeOptions, '--import', 'tsx', 'bench/serve.ts'], {
+    env: { ...process.env, ...runtime.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';

@@ -38,6 +38,24 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * What `npm start` gives the Node.js it runs besides the script: its environment (the start
+ * script's `NAME=${NAME:-default}` assignments, the environment's value winning as in the shell)
+ * and node's options (`--max-semi-space-size=4`). The bench runs its service process with both,
+ * so that what it measures is what `npm start` serves: V8's default young generation ran a list of
+ * 500 at half the CPU of npm start's 4 MB one (docs/performance.md).
+ */
+export function npmStartRuntime(): { env: Record<string, string>; nodeOptions: string[] } {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
+  const env: Record<string, string> = {};
+  for (const [, name, fallback] of start.matchAll(/\b([A-Z_]+)=\$\{[A-Z_]+:-([^}]*)\}/g))
+    env[name!] = process.env[name!] ?? fallback!;
+  const command = /\bnode((?:\s+--?[\w-]+(?:=\S+)?)*)\s+dist\/server\.js/.exec(start);
+  if (!command) throw new Error(`package.json's start script runs no \`node … dist/server.js\`: ${start}`);
+  return { env, nodeOptions: command[1]!.trim().split(/\s+/).filter(Boolean) };
+}
+
 export interface ServiceProcess {
   base: string;
   pid: number;
