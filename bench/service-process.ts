@@ -43,7 +43,8 @@ export function freePort(): Promise<number> {
  * script's `NAME=${NAME:-default}` assignments, the environment's value winning as in the shell)
  * and node's options (`--max-semi-space-size=4`). The bench runs its service process with both,
  * so that what it measures is what `npm start` serves: V8's default young generation ran a list of
- * 500 at half the CPU of npm start's 4 MB one (docs/performance.md).
+ * 500 at half the CPU of npm start's 4 MB one (docs/performance.md). `BENCH_NODE_OPTIONS` replaces
+ * the options (empty: V8's defaults), to compare.
  */
 export function npmStartRuntime(): { env: Record<string, string>; nodeOptions: string[] } {
   const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts
@@ -53,7 +54,8 @@ export function npmStartRuntime(): { env: Record<string, string>; nodeOptions: s
     env[name!] = process.env[name!] ?? fallback!;
   const command = /\bnode((?:\s+--?[\w-]+(?:=\S+)?)*)\s+dist\/server\.js/.exec(start);
   if (!command) throw new Error(`package.json's start script runs no \`node … dist/server.js\`: ${start}`);
-  return { env, nodeOptions: command[1]!.trim().split(/\s+/).filter(Boolean) };
+  const options = process.env.BENCH_NODE_OPTIONS ?? command[1]!;
+  return { env, nodeOptions: options.trim().split(/\s+/).filter(Boolean) };
 }
 
 export interface ServiceProcess {
