@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startService } from './service-process.ts';
+import { benchConfigFile, freePort, startService } from './service-process.ts';
 import { BENCH_TOKEN } from './token.ts';
 
 interface CallFrame {
@@ -65,16 +65,11 @@ async function inspector(port: number) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rrs-allocations-'));
-const config = join(dir, 'config.json');
-// The bench's token scenarios present its API token.
-writeFileSync(
-  config,
-  JSON.stringify({ baseId: 'bench', baseUrl: 'http://127.0.0.1/', listeMax: 1000, apiTokens: [BENCH_TOKEN] }),
-);
 const inspectPort = await freePort();
 const service = await startService(`--inspect=127.0.0.1:${inspectPort} dist/server.js`, {
   DATABASE_URL: databaseUrl,
-  CONFIG_FILE: config,
+  // The bench's token scenarios present its API token.
+  CONFIG_FILE: benchConfigFile(dir),
 });
 try {
   const headers = { 'x-apitoken': BENCH_TOKEN };

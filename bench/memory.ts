@@ -5,12 +5,19 @@
  * database (peak RSS, RSS 3 s after it, the service's CPU time per request). Used by
  * `npm run bench:memory` (bench/memory-at-rest.ts) and by `npm run bench` (bench/run.ts).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicOid } from './databases.ts';
 import { scenariosFor } from './scenarios.ts';
-import { cpuMs, type ServiceProcess, sleep, startService, status } from './service-process.ts';
+import {
+  benchConfigFile,
+  cpuMs,
+  type ServiceProcess,
+  sleep,
+  startService,
+  status,
+} from './service-process.ts';
 
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 
@@ -77,20 +84,8 @@ export async function measureMemory(entry: string, options: MemoryOptions): Prom
   const dir = mkdtempSync(join(tmpdir(), 'rrs-memory-'));
   const databaseUrl = options.databaseUrl ?? `file:${join(dir, 'service.db')}`;
   const env: NodeJS.ProcessEnv = { DATABASE_URL: databaseUrl };
-  if (loadSeconds > 0) {
-    // The bench's token scenarios need its API token.
-    const { BENCH_TOKEN } = await import('./token.ts');
-    env.CONFIG_FILE = join(dir, 'config.json');
-    writeFileSync(
-      env.CONFIG_FILE,
-      JSON.stringify({
-        baseId: 'bench',
-        baseUrl: 'http://127.0.0.1/',
-        listeMax: 1000,
-        apiTokens: [BENCH_TOKEN],
-      }),
-    );
-  }
+  // The bench's token scenarios need its API token.
+  if (loadSeconds > 0) env.CONFIG_FILE = benchConfigFile(dir);
   let service: ServiceProcess | undefined;
   try {
     service = await startService(entry, env);

@@ -4,9 +4,10 @@
  * `npm run build` first.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { delimiter, dirname } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { BENCH_TOKEN } from './token.ts';
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -38,6 +39,28 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** package.json's start script: the command line `npm start` runs. */
+const startScript = (): string =>
+  (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+
+/**
+ * A configuration file in `dir` for the service started on a bench database: the bench's base id
+ * and list maximum, and its API token, which the token scenarios present. Returns its path.
+ */
+export function benchConfigFile(dir: string): string {
+  const file = join(dir, 'config.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      baseId: 'bench',
+      baseUrl: 'http://127.0.0.1/',
+      listeMax: 1000,
+      apiTokens: [BENCH_TOKEN],
+    }),
+  );
+  return file;
+}
+
 /**
  * What `npm start` gives the Node.js it runs besides the script: its environment (the start
  * script's `NAME=${NAME:-default}` assignments, the environment's value winning as in the shell)
@@ -47,8 +70,7 @@ export function freePort(): Promise<number> {
  * the options (empty: V8's defaults), to compare.
  */
 export function npmStartRuntime(): { env: Record<string, string>; nodeOptions: string[] } {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts
-    .start;
+  const start = startScript();
   const env: Record<string, string> = {};
   for (const [, name, fallback] of start.matchAll(/\b([A-Z_]+)=\$\{[A-Z_]+:-([^}]*)\}/g))
     env[name!] = process.env[name!] ?? fallback!;
@@ -72,8 +94,7 @@ export interface ServiceProcess {
  * is the service's, and waits for /healthz.
  */
 export async function startService(entry: string, environment: NodeJS.ProcessEnv): Promise<ServiceProcess> {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts
-    .start;
+  const start = startScript();
   const port = await freePort();
   const words = entry.split(/\s+/);
   const assignments = words.filter((word) => /^[A-Z_]+=/.test(word));
